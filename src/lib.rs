@@ -1,0 +1,16 @@
+//! Asgard: a physically based 3D animation editor and embeddable media component.
+//!
+//! The scene text is the document. `lang` evaluates it into a `scene::model::Scene`; `sim`
+//! computes motion from that scene; `render` draws it; `session` ties text, scene and motion
+//! together for any number of views; `ui`, `slave` and `host` are the shells people use.
+//! Imports run one way: the shells depend on the core, never the reverse (see
+//! docs/ARCHITECTURE.md).
+
+pub mod doc;
+pub mod geom;
+pub mod lang;
+pub mod live;
+pub mod render;
+pub mod scene;
+pub mod sim;
+pub mod sym;

@@ -1,0 +1,2 @@
+//! Motion simulation (chapter 5): equations of motion, partitioning into strongly connected
+//! components, trapezoidal integration with Newton-Raphson, event-driven scheduling, collisions.

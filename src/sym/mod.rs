@@ -1,0 +1,1 @@
+//! Symbolic expressions: simplification, differentiation and compilation to an evaluation tape.
