@@ -109,9 +109,13 @@ pub struct ShapePart {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
-    Sphere { radius: f64 },
+    Sphere {
+        radius: f64,
+    },
     /// The convex hull of these points (relative to `pos`).
-    Polyhedron { vertices: Vec<Vec3> },
+    Polyhedron {
+        vertices: Vec<Vec3>,
+    },
 }
 
 /// `body NAME shape S ...`: a rigid body, an instance of a shape set.
@@ -164,7 +168,7 @@ pub struct Force {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ForceValue {
     /// Components given as expressions.
-    Components(ExprVec),
+    Components(Box<ExprVec>),
     /// A gravitational force: this acceleration times the body's mass.
     Gravity(Param<Vec3>),
     /// The value of a trajectory at the current time.
@@ -187,7 +191,7 @@ pub enum LinkTarget {
     /// Object to object: a point at `offset2` on `body2`.
     Body { body2: String, offset2: Param<Vec3> },
     /// Object to point: a fixed point, or expressions of time and state.
-    Point(ExprVec),
+    Point(Box<ExprVec>),
     /// Object to trajectory: the trajectory's value at the current time.
     Trajectory(String),
 }
@@ -259,7 +263,7 @@ pub struct Light {
 #[derive(Clone, Debug, PartialEq)]
 pub enum CameraValue {
     Constant(Param<Vec3>),
-    Expressions(ExprVec),
+    Expressions(Box<ExprVec>),
     Trajectory(String),
 }
 
