@@ -207,7 +207,9 @@ impl Check<'_> {
         for &child in &element.children {
             match &tree.node(child).kind {
                 NodeKind::Element(e) => {
-                    if !matcher.step(&e.name) {
+                    // An undeclared child is reported as such, not also as misplaced.
+                    let declared = self.dtd.elements.contains_key(&e.name);
+                    if declared && !matcher.step(&e.name) {
                         let mut expected = quoted(&matcher.expected());
                         if matcher.accepts_end() {
                             expected.push(format!("`</{}>`", element.name));
@@ -245,5 +247,130 @@ impl Check<'_> {
                 element.end_tag,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEMO: &str = include_str!("../../../examples/memo.sgml");
+
+    /// The problems `validate` finds in `text`, as `LINE:COL: message`.
+    fn problems(text: &str) -> Vec<String> {
+        let document = Document::parse(text.to_string()).unwrap();
+        validate(&document).iter().map(|e| e.to_string()).collect()
+    }
+
+    #[test]
+    fn the_memo_is_valid() {
+        assert_eq!(problems(MEMO), Vec::<String>::new());
+    }
+
+    #[test]
+    fn content_model_violations_say_what_was_expected() {
+        let text = MEMO.replace("<SUBJECT>Asgard within Ensemble</SUBJECT>\n", "");
+        assert_eq!(
+            problems(&text),
+            ["5:1: element `BODY` is not allowed here in `CMEMO`; expected `CC`, `DATE` or `SUBJECT`",
+             "22:1: element `CMEMO` ends too early; expected `CC`, `DATE` or `SUBJECT`"]
+        );
+
+        let text = MEMO.replace("<BODY>\n", "<BODY>\nstray words\n");
+        assert_eq!(
+            problems(&text),
+            ["7:1: character data is not allowed in `BODY`; expected elements only"]
+        );
+
+        let text = MEMO.replace("<TEXT>Thanks", "<TEXT><EMPH>Thanks</EMPH>");
+        assert_eq!(
+            problems(&text),
+            ["20:7: element `EMPH` is not allowed here in `TEXT`; expected `</TEXT>`"]
+        );
+
+        let text = MEMO.replace(
+            "<BODY>\n<PARAGRAPH>\n<DOCUMENT ANIMATION>",
+            "<BODY>\n<PARAGRAPH>\n<FIGURE></FIGURE>\n<DOCUMENT ANIMATION>",
+        );
+        assert_eq!(
+            problems(&text),
+            ["8:1: element `FIGURE` is not declared in the DTD"]
+        );
+    }
+
+    #[test]
+    fn attributes_resolve_minimised_values_and_check_types() {
+        let text = MEMO.replace("<DOCUMENT CMEMO>", "<DOCUMENT MEMO>");
+        assert_eq!(
+            problems(&text),
+            ["1:1: element `DOCUMENT` requires attribute `TYPE`",
+             "1:11: `MEMO` is not a value of any enumerated attribute of `DOCUMENT`; expected CMEMO, LESSON or ANIMATION"]
+        );
+
+        let text = MEMO.replace("<DOCUMENT CMEMO>", "<document type=cmemo>");
+        assert_eq!(problems(&text), Vec::<String>::new());
+
+        let text = MEMO.replace("<DOCUMENT CMEMO>", "<DOCUMENT CMEMO TYPE=LESSON>");
+        assert_eq!(problems(&text), ["1:17: attribute `TYPE` is given twice"]);
+
+        let text = MEMO.replace("<ANIMATION>", "<ANIMATION WIDTH=400 HEIGHT=300 SPEED=2>");
+        assert_eq!(
+            problems(&text),
+            ["9:33: element `ANIMATION` has no attribute `SPEED`"]
+        );
+
+        let text = MEMO.replace("<TO>", "<TO CMEMO>");
+        assert_eq!(
+            problems(&text),
+            ["3:5: `CMEMO` is not a value of any enumerated attribute of `TO`; expected nothing"]
+        );
+    }
+
+    #[test]
+    fn attribute_value_types() {
+        let dtd = Dtd::parse(
+            "<!ELEMENT A - - (#PCDATA)>\n<!ATTLIST A n NUMBER #IMPLIED m NAME #IMPLIED e (x|y) #IMPLIED>",
+        )
+        .unwrap();
+        let check = |text: &str| -> Vec<String> {
+            let document = Document::parse(text.to_string()).unwrap();
+            dtd.validate(&document, "A")
+                .iter()
+                .map(|e| e.to_string())
+                .collect()
+        };
+        assert!(check("<A n=12 m=a.b-c e=Y></A>").is_empty());
+        assert_eq!(
+            check("<A n=1.5 m=\"2x\" e=z></A>"),
+            [
+                "1:4: attribute `N` has value `1.5`; expected a number (digits only)",
+                "1:10: attribute `M` has value `2x`; expected a name",
+                "1:17: attribute `E` has value `z`; expected one of X, Y"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_document_element() {
+        assert_eq!(
+            problems("<CMEMO></CMEMO>"),
+            [
+                "1:1: expected the document element `DOCUMENT`, found `CMEMO`",
+                "1:8: element `CMEMO` ends too early; expected `TO`"
+            ]
+        );
+        assert_eq!(
+            problems("<!DOCTYPE TO>\n<TO>x</TO>\n<!-- fine -->\n"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            problems(&format!("{MEMO}\n<TO>x</TO>\nafter")),
+            ["26:1: element `TO` is not allowed here in `the document`; expected the end of the document",
+             "27:1: character data is not allowed in `the document`; expected elements only"]
+        );
+        assert_eq!(
+            problems("<!-- nothing -->\n"),
+            ["2:1: expected the document element `DOCUMENT`, found no element"]
+        );
     }
 }
