@@ -188,6 +188,28 @@ impl Matcher<'_> {
         true
     }
 
+    /// After `step` refused `name`, moves on as if the elements missing before it had been
+    /// there, when `name` can come later in the model; else stays put, as if `name` were
+    /// absent. Either way one misplaced or missing element yields one error, not a cascade.
+    pub fn recover(&mut self, name: &str) {
+        let mut reachable = self.candidates();
+        let mut frontier: Vec<usize> = reachable.iter().copied().collect();
+        while let Some(p) = frontier.pop() {
+            for &q in &self.model.follow[p] {
+                if reachable.insert(q) {
+                    frontier.push(q);
+                }
+            }
+        }
+        let matching: BTreeSet<usize> = reachable
+            .into_iter()
+            .filter(|&p| self.model.names[p].eq_ignore_ascii_case(name))
+            .collect();
+        if !matching.is_empty() {
+            self.state = Some(matching);
+        }
+    }
+
     /// Whether the content may end here.
     pub fn accepts_end(&self) -> bool {
         match &self.state {
@@ -254,6 +276,14 @@ mod tests {
         assert_eq!(m.expected(), ["CC", "DATE", "SUBJECT"]);
         assert!(!m.step("BODY"));
         assert!(!m.accepts_end());
+        m.recover("BODY");
+        assert!(m.accepts_end());
+
+        let mut m = model.matcher();
+        assert!(m.step("TO"));
+        assert!(!m.step("MISC"));
+        m.recover("MISC");
+        assert!(m.step("FROM"));
     }
 
     #[test]
