@@ -172,9 +172,11 @@ impl Reader<'_> {
         self.pos += 2;
         let keyword = self.name().unwrap_or("").to_string();
         if !keyword.eq_ignore_ascii_case("DOCTYPE") {
-            let end = (start + 2 + keyword.len())
-                .max(start + 3)
-                .min(self.text.len());
+            let end = self.pos
+                + self.text[self.pos..]
+                    .chars()
+                    .next()
+                    .map_or(0, char::len_utf8);
             let markup = self.text[start..end].to_string();
             return Err(self.error(
                 ErrorKind::UnsupportedMarkup { markup },
@@ -251,13 +253,17 @@ impl Reader<'_> {
                     attributes.push(attribute);
                 }
                 Some(_) => {
+                    let len = self.text[self.pos..]
+                        .chars()
+                        .next()
+                        .map_or(0, char::len_utf8);
                     return Err(self.error(
                         ErrorKind::ExpectedAttribute {
                             name,
                             found: self.found(self.pos),
                         },
-                        Span::new(self.pos, self.pos + 1),
-                    ))
+                        Span::new(self.pos, self.pos + len),
+                    ));
                 }
             }
         }
@@ -367,6 +373,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn read_str(text: &str) -> Result<Tree, DocError> {
         read(text, &LineIndex::new(text))
@@ -543,5 +550,66 @@ mod tests {
         let (at, kind) = error("<!DOCTYPE A [ <!ELEMENT A - - (#PCDATA)>\n");
         assert_eq!(at, "1:1");
         assert!(matches!(kind, ErrorKind::UnterminatedDeclaration { .. }));
+    }
+
+    /// Texts made of markup fragments and arbitrary characters.
+    fn markup_soup() -> impl Strategy<Value = String> {
+        let fragment = prop_oneof![
+            proptest::sample::select(vec![
+                "<A>",
+                "</A>",
+                "<b x=1 Y>",
+                "</B>",
+                "<!--",
+                "-->",
+                "<!DOCTYPE A [",
+                "]>",
+                "<!é",
+                "<é",
+                "&amp;",
+                "&#x",
+                "&",
+                "<",
+                ">",
+                "'",
+                "\"",
+                "=",
+                "\n",
+                "<ASGARD>",
+                "</ASGARD>",
+                "<A \u{e9}>",
+            ])
+            .prop_map(str::to_string),
+            "[^\u{0}]{0,3}",
+        ];
+        proptest::collection::vec(fragment, 0..30).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        /// Any text either reads into a tree whose spans are well nested character ranges of
+        /// the text, or gives an error located inside it; it never panics.
+        #[test]
+        fn any_text_reads_or_fails_cleanly(text in markup_soup()) {
+            match read_str(&text) {
+                Ok(tree) => {
+                    for id in tree.all() {
+                        let node = tree.node(id);
+                        prop_assert!(node.span.end <= text.len());
+                        prop_assert!(text.is_char_boundary(node.span.start));
+                        prop_assert!(text.is_char_boundary(node.span.end));
+                        if let Some(parent) = node.parent {
+                            let inner = tree.element(parent).unwrap().content;
+                            prop_assert!(inner.contains(node.span));
+                        }
+                    }
+                }
+                Err(e) => {
+                    prop_assert!(e.span.start <= text.len());
+                    prop_assert!(text.is_char_boundary(e.span.start));
+                    prop_assert!(text.is_char_boundary(e.span.end.min(text.len())));
+                    prop_assert!(!e.kind.to_string().is_empty());
+                }
+            }
+        }
     }
 }

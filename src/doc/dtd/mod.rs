@@ -526,6 +526,7 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn the_asgard_dtd_parses() {
@@ -615,5 +616,29 @@ mod tests {
             "element `A` is declared twice"
         );
         assert_eq!(dtd_error("<!-- open").0, "1:1");
+    }
+
+    proptest! {
+        /// Any text either reads as a DTD or gives a located error; it never panics.
+        #[test]
+        fn any_dtd_text_reads_or_fails_cleanly(
+            parts in proptest::collection::vec(
+                prop_oneof![
+                    proptest::sample::select(vec![
+                        "<!ELEMENT ", "<!ATTLIST ", "<!--", "-->", "--", " - - ", " O ", "(", ")",
+                        "|", ",", "?", "*", "+", "#PCDATA", "#REQUIRED", "#IMPLIED", "CDATA",
+                        "NUMBER", "A", "b", "\"x\"", "'", ">", " ", "\n", "é", "#",
+                    ])
+                    .prop_map(str::to_string),
+                    "[^\u{0}]{0,2}",
+                ],
+                0..30,
+            )
+        ) {
+            let text = parts.concat();
+            if let Err(e) = Dtd::parse(&text) {
+                prop_assert!(e.span.start <= text.len());
+            }
+        }
     }
 }

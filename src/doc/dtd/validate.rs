@@ -254,6 +254,7 @@ impl Check<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const MEMO: &str = include_str!("../../../examples/memo.sgml");
 
@@ -372,5 +373,36 @@ mod tests {
             problems("<!-- nothing -->\n"),
             ["2:1: expected the document element `DOCUMENT`, found no element"]
         );
+    }
+
+    proptest! {
+        /// Documents built from the DTD's own elements nested in any order validate without
+        /// panicking, with every problem located inside the text.
+        #[test]
+        fn any_arrangement_of_elements_validates_cleanly(
+            names in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "DOCUMENT CMEMO", "DOCUMENT", "CMEMO", "TO", "FROM", "SUBJECT", "BODY",
+                    "PARAGRAPH", "TEXT", "HEADING 2", "EMPH", "ANIMATION WIDTH=1", "UNKNOWN",
+                ]),
+                0..12,
+            ),
+            text in "[a-z \n]{0,4}",
+        ) {
+            // Nest the elements in the order drawn: <A><B>text</B></A>.
+            let mut document = String::new();
+            for name in &names {
+                document.push_str(&format!("<{name}>"));
+            }
+            document.push_str(&text);
+            for name in names.iter().rev() {
+                document.push_str(&format!("</{}>", name.split(' ').next().unwrap()));
+            }
+            if let Ok(parsed) = Document::parse(document.clone()) {
+                for e in validate(&parsed) {
+                    prop_assert!(e.span.end <= document.len());
+                }
+            }
+        }
     }
 }
