@@ -35,46 +35,71 @@ use crate::lang::span::Span;
 
 /// Writes text as character data: `&`, `<`, `>` become references.
 pub fn escape_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        push_text_char(&mut out, c);
-    }
-    out
+    escape(text, false)
 }
 
 /// Writes scene text as the content of an `ASGARD` element (both layers, see the module docs).
 pub fn escape_scene(scene: &str) -> String {
-    let mut out = String::with_capacity(scene.len() + scene.len() / 8);
-    for c in scene.chars() {
-        if matches!(c, '{' | '}' | '\\') {
-            out.push('\\');
-            out.push(c);
-        } else {
-            push_text_char(&mut out, c);
-        }
-    }
-    out
+    escape(scene, true)
 }
 
-fn push_text_char(out: &mut String, c: char) {
-    match c {
-        '&' => out.push_str("&amp;"),
-        '<' => out.push_str("&lt;"),
-        '>' => out.push_str("&gt;"),
-        c => out.push(c),
+/// Escapes `&`, `<`, `>`, and with `backslashes` also `{`, `}`, `\\`, copying the runs
+/// between them whole.
+fn escape(s: &str, backslashes: bool) -> String {
+    let mut out = String::with_capacity(s.len() + s.len() / 8);
+    let mut run = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let escaped = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'{' if backslashes => "\\{",
+            b'}' if backslashes => "\\}",
+            b'\\' if backslashes => "\\\\",
+            _ => continue,
+        };
+        out.push_str(&s[run..i]);
+        out.push_str(escaped);
+        run = i + 1;
     }
+    out.push_str(&s[run..]);
+    out
 }
 
 /// Reads the stored content of an `ASGARD` element back into scene text.
 pub fn unescape_scene(stored: &str) -> Result<String, DecodeError> {
-    Units::new(stored, true)
-        .map(|u| u.map(|(_, c)| c))
-        .collect()
+    decode(stored, true)
 }
 
 /// Decodes the references in character data.
 pub(crate) fn decode_text(raw: &str) -> Result<String, DecodeError> {
-    Units::new(raw, false).map(|u| u.map(|(_, c)| c)).collect()
+    decode(raw, false)
+}
+
+/// Decodes `raw`, copying the runs between `&` and `\\` whole.
+fn decode(raw: &str, backslashes: bool) -> Result<String, DecodeError> {
+    let units = Units::new(raw, backslashes);
+    let bytes = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut run = 0;
+    let mut pos = 0;
+    while let Some(i) = bytes[pos..]
+        .iter()
+        .position(|&b| b == b'&' || (backslashes && b == b'\\'))
+    {
+        let at = pos + i;
+        match units.special(at)? {
+            Some((end, c)) => {
+                out.push_str(&raw[run..at]);
+                out.push(c);
+                run = end;
+                pos = end;
+            }
+            None => pos = at + 1,
+        }
+    }
+    out.push_str(&raw[run..]);
+    Ok(out)
 }
 
 /// The byte offset in `raw` character data where decoded character number `index` starts
@@ -101,6 +126,22 @@ impl<'a> Units<'a> {
             raw,
             pos: 0,
             backslashes,
+        }
+    }
+
+    /// The escape or reference starting at byte `at`, if one does: its end and character.
+    /// A `&` not followed by a name character or `#`, and a backslash not followed by a
+    /// brace or backslash (or any backslash in plain text), are ordinary characters: `None`.
+    fn special(&self, at: usize) -> Result<Option<(usize, char)>, DecodeError> {
+        let bytes = self.raw.as_bytes();
+        match (bytes[at], bytes.get(at + 1)) {
+            (b'\\', Some(&e @ (b'{' | b'}' | b'\\'))) if self.backslashes => {
+                Ok(Some((at + 2, char::from(e))))
+            }
+            (b'&', Some(&n)) if n == b'#' || n.is_ascii_alphabetic() => {
+                self.reference(at).map(Some)
+            }
+            _ => Ok(None),
         }
     }
 
@@ -181,24 +222,17 @@ impl Iterator for Units<'_> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let start = self.pos;
-        let rest = &self.raw[start..];
-        let c = rest.chars().next()?;
-        let next = rest[c.len_utf8()..].chars().next();
-        let unit = match (c, next) {
-            ('\\', Some(e @ ('{' | '}' | '\\'))) if self.backslashes => Ok((start + 2, e)),
-            ('&', Some(n)) if n == '#' || n.is_ascii_alphabetic() => self.reference(start),
-            (c, _) => Ok((start + c.len_utf8(), c)),
-        };
-        Some(match unit {
-            Ok((end, c)) => {
-                self.pos = end;
-                Ok((Span::new(start, end), c))
-            }
+        let c = self.raw[start..].chars().next()?;
+        let unit = match self.special(start) {
+            Ok(Some(unit)) => unit,
+            Ok(None) => (start + c.len_utf8(), c),
             Err(e) => {
                 self.pos = self.raw.len();
-                Err(e)
+                return Some(Err(e));
             }
-        })
+        };
+        self.pos = unit.0;
+        Some(Ok((Span::new(start, unit.0), unit.1)))
     }
 }
 
