@@ -1,0 +1,138 @@
+//! `asgard doc`: the animation subdocuments of a compound document, from the command line.
+
+use asgard::doc::{validate, DocError, Document, LoadError};
+use clap::Subcommand;
+use std::fmt::Display;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum DocCommand {
+    /// List the animation subdocuments: index, scene size in bytes, first line of the scene.
+    List { file: PathBuf },
+    /// Write the scene text of subdocument INDEX (from 0) to standard output.
+    Extract { file: PathBuf, index: usize },
+    /// Replace the scene text of subdocument INDEX with SCENE_FILE ("-" reads standard
+    /// input). Only the scene's bytes change; the save is atomic and keeps FILE~.
+    Replace {
+        file: PathBuf,
+        index: usize,
+        scene_file: PathBuf,
+    },
+    /// Read FILE and validate it against the document DTD; report each problem as
+    /// FILE:LINE:COL: error: … and exit with status 1 if there is any.
+    Check { file: PathBuf },
+}
+
+pub fn run(command: DocCommand) -> ExitCode {
+    let result = match command {
+        DocCommand::List { file } => list(&file),
+        DocCommand::Extract { file, index } => extract(&file, index),
+        DocCommand::Replace {
+            file,
+            index,
+            scene_file,
+        } => replace(&file, index, &scene_file),
+        DocCommand::Check { file } => check(&file),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Reported) => ExitCode::FAILURE,
+        Err(Failure::Message(message)) => {
+            eprintln!("asgard doc: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why a command failed.
+enum Failure {
+    /// The problems were already printed.
+    Reported,
+    Message(String),
+}
+
+fn about(path: &Path, what: impl Display) -> Failure {
+    Failure::Message(format!("{}: {what}", path.display()))
+}
+
+fn print_located(path: &Path, error: &DocError) {
+    eprintln!("{}:{}: error: {}", path.display(), error.at, error.kind);
+}
+
+fn load(path: &Path) -> Result<Document, Failure> {
+    Document::load(path).map_err(|e| match e {
+        LoadError::Doc(e) => {
+            print_located(path, &e);
+            Failure::Reported
+        }
+        LoadError::Io(e) => about(path, e),
+    })
+}
+
+fn list(path: &Path) -> Result<(), Failure> {
+    let document = load(path)?;
+    let mut out = io::stdout().lock();
+    for (index, sub) in document.subdocuments().iter().enumerate() {
+        let first_line = sub
+            .scene
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        writeln!(out, "{index}\t{}\t{first_line}", sub.scene.len())
+            .map_err(|e| Failure::Message(format!("standard output: {e}")))?;
+    }
+    Ok(())
+}
+
+fn extract(path: &Path, index: usize) -> Result<(), Failure> {
+    let document = load(path)?;
+    let sub = document.subdocument(index).map_err(|e| about(path, e))?;
+    let mut out = io::stdout().lock();
+    out.write_all(sub.scene.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::Message(format!("standard output: {e}")))
+}
+
+fn replace(path: &Path, index: usize, scene_file: &Path) -> Result<(), Failure> {
+    let mut document = load(path)?;
+    let bytes = if scene_file == Path::new("-") {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::Message(format!("standard input: {e}")))?;
+        bytes
+    } else {
+        std::fs::read(scene_file).map_err(|e| about(scene_file, e))?
+    };
+    let scene = String::from_utf8(bytes).map_err(|e| {
+        about(
+            scene_file,
+            format!(
+                "not UTF-8 (byte {}); expected a UTF-8 scene text",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    document
+        .replace_scene(index, &scene)
+        .map_err(|e| about(path, e))?;
+    document
+        .save(path)
+        .map_err(|e| about(path, format!("could not save: {e}")))
+}
+
+fn check(path: &Path) -> Result<(), Failure> {
+    let document = load(path)?;
+    let problems = validate(&document);
+    for problem in &problems {
+        print_located(path, problem);
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Reported)
+    }
+}
