@@ -8,8 +8,10 @@ mod hash;
 pub mod ops;
 mod pool;
 mod symbols;
+mod tape;
 
 pub use diff::JacobianEntry;
 pub use display::Shown;
 pub use ops::{Binary, Notation, Unary};
 pub use pool::{Node, Pool, Symbol, Term};
+pub use tape::{Tape, TapeError, Workspace};
