@@ -54,10 +54,10 @@ impl Pool {
                 let (c0, t0) = terms[0];
                 let mut acc = c0 * child(t0);
                 for &(c, t) in &terms[1..] {
-                    acc = acc + c * child(t);
+                    acc += c * child(t);
                 }
                 if constant != 0.0 {
-                    acc = acc + constant;
+                    acc += constant;
                 }
                 acc
             }

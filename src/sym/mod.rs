@@ -3,15 +3,22 @@
 mod build;
 mod diff;
 mod display;
+mod error;
 mod eval;
+mod from_ast;
 mod hash;
+mod number;
 pub mod ops;
 mod pool;
 mod symbols;
 mod tape;
+#[cfg(test)]
+mod test_expr;
 
 pub use diff::JacobianEntry;
 pub use display::Shown;
+pub use error::Error;
+pub use from_ast::from_ast;
 pub use ops::{Binary, Notation, Unary};
 pub use pool::{Node, Pool, Symbol, Term};
 pub use tape::{Tape, TapeError, Workspace};
