@@ -8,12 +8,13 @@ mod eval;
 mod from_ast;
 mod hash;
 mod number;
-pub mod ops;
+mod ops;
 mod pool;
 mod symbols;
 mod tape;
 #[cfg(test)]
 mod test_expr;
+mod vec3;
 
 pub use diff::JacobianEntry;
 pub use display::Shown;
@@ -22,3 +23,4 @@ pub use from_ast::from_ast;
 pub use ops::{Binary, Notation, Unary};
 pub use pool::{Node, Pool, Symbol, Term};
 pub use tape::{Tape, TapeError, Workspace};
+pub use vec3::{Mat3, Quat, Vec3};

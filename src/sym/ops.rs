@@ -178,7 +178,7 @@ pub enum Notation {
 }
 
 /// 1.0 for true, 0.0 for false.
-pub fn truth(b: bool) -> f64 {
+pub(crate) fn truth(b: bool) -> f64 {
     if b {
         1.0
     } else {
@@ -187,7 +187,7 @@ pub fn truth(b: bool) -> f64 {
 }
 
 /// The condition of a select: any non-zero value (NaN included) chooses the first branch.
-pub fn select(condition: f64, then: f64, otherwise: f64) -> f64 {
+pub(crate) fn select(condition: f64, then: f64, otherwise: f64) -> f64 {
     if condition != 0.0 {
         then
     } else {
@@ -197,7 +197,7 @@ pub fn select(condition: f64, then: f64, otherwise: f64) -> f64 {
 
 /// `x` raised to a positive integer power. Squares and cubes are plain multiplications, which
 /// the tape also uses, so both agree exactly.
-pub fn powi(x: f64, n: u32) -> f64 {
+pub(crate) fn powi(x: f64, n: u32) -> f64 {
     match n {
         1 => x,
         2 => x * x,
@@ -209,7 +209,7 @@ pub fn powi(x: f64, n: u32) -> f64 {
 
 /// `x` raised to a non-zero integer power: negative powers are the reciprocal of the positive
 /// one, as products evaluate them.
-pub fn powi_signed(x: f64, n: i32) -> f64 {
+pub(crate) fn powi_signed(x: f64, n: i32) -> f64 {
     if n >= 0 {
         powi(x, n.unsigned_abs())
     } else {
