@@ -4,8 +4,8 @@
 //! exponents (see [`Term`] for the invariants), which gives for free: constant folding, `x+0`,
 //! `x-x`, `x*1`, `x*0`, `x/1`, `0/x`, `x^0`, `x^1`, `--x`, flattening of nested sums and products,
 //! one node for `a*b` and `b*a`, and collection of like terms and of powers of the same base.
-//! A numeric factor multiplying a sum is distributed (`2*(x+1)` is `2*x + 2`) so scaled sums
-//! have one form.
+//! A multiple of a sum stays factored (`2*(x+1)`, so `x+1` remains one shared node) until it is
+//! added to something, when it is flattened into the new sum.
 
 use super::ops::{powi_signed, Binary, Unary};
 use super::pool::{Node, Pool, Symbol, Term};
@@ -46,8 +46,7 @@ macro_rules! binary_constructors {
 impl Pool {
     /// A numeric constant. All NaNs become one NaN; -0 stays distinct from 0.
     pub fn constant(&mut self, value: f64) -> Node {
-        let value = if value.is_nan() { f64::NAN } else { value };
-        self.intern(Term::Const(value))
+        self.intern(Term::Const(canonical(value)))
     }
 
     pub fn symbol(&mut self, symbol: Symbol) -> Node {
@@ -267,20 +266,21 @@ impl Pool {
         acc.clear();
         // `None` until a constant contributes, so folding a lone constant is exact (-(0) is -0).
         let mut k = (constant != 0.0).then_some(constant);
+        let mut inputs = 0;
+        let mut last_sum = None;
         for (c, n) in terms {
             if c == 0.0 {
                 continue; // x*0 = 0, ignoring NaN and infinite x.
             }
-            match self.term(n) {
-                Term::Const(v) => k = Some(k.map_or(c * v, |k| k + c * v)),
-                Term::Sum { constant, terms } => {
-                    if constant != 0.0 {
-                        k = Some(k.map_or(c * constant, |k| k + c * constant));
-                    }
-                    acc.extend(terms.iter().map(|&(d, m)| (c * d, m)));
-                }
-                _ => acc.push((c, n)),
+            inputs += 1;
+            if self.sum_part(n).is_some() {
+                last_sum = Some((c, n));
             }
+            self.expand(c, n, &mut k, &mut acc);
+        }
+        if let (1, Some((c, sum)), 0.0) = (inputs, last_sum, constant) {
+            self.scratch.terms = acc;
+            return self.multiple_of_sum(c, sum);
         }
         acc.sort_by_key(|&(_, n)| n);
         let mut kept = 0;
@@ -294,16 +294,68 @@ impl Pool {
         }
         acc.truncate(kept);
         acc.retain(|&(c, _)| c != 0.0); // x - x = 0, ignoring NaN and infinite x.
+        for term in acc.iter_mut() {
+            term.0 = canonical(term.0);
+        }
         let node = match (acc.as_slice(), k) {
             ([], k) => self.constant(k.unwrap_or(0.0)),
             (&[(c, n)], k) if c == 1.0 && k.is_none_or(|k| k == 0.0) => n,
             (terms, k) => {
-                let constant = k.filter(|&k| k != 0.0).unwrap_or(0.0);
+                let constant = canonical(k.filter(|&k| k != 0.0).unwrap_or(0.0));
                 self.intern(Term::Sum { constant, terms })
             }
         };
         self.scratch.terms = acc;
         node
+    }
+
+    /// Adds `c·n` to a linear combination under construction, flattening sums.
+    fn expand(&self, c: f64, n: Node, k: &mut Option<f64>, acc: &mut Vec<(f64, Node)>) {
+        match self.term(n) {
+            Term::Const(v) => *k = Some(k.map_or(c * v, |k| k + c * v)),
+            Term::Sum { constant, terms } => {
+                if constant != 0.0 {
+                    *k = Some(k.map_or(c * constant, |k| k + c * constant));
+                }
+                for &(d, m) in terms {
+                    self.expand(c * d, m, k, acc);
+                }
+            }
+            _ => acc.push((c, n)),
+        }
+    }
+
+    /// If `n` is a sum or a multiple of one, the multiplier and the sum.
+    fn sum_part(&self, n: Node) -> Option<(f64, Node)> {
+        match self.term(n) {
+            Term::Sum {
+                constant: 0.0,
+                terms: &[(c, t)],
+            } => match self.term(t) {
+                Term::Sum { .. } => Some((c, t)),
+                _ => None,
+            },
+            Term::Sum { .. } => Some((1.0, n)),
+            _ => None,
+        }
+    }
+
+    /// `c` times a sum, kept factored (`2*(x+1)` is not expanded to `2*x + 2`): the sum stays one
+    /// shared node, and `c·(s·y)` and `(c·s)·y` are the same product. Sums are flattened as soon
+    /// as anything is added to them.
+    fn multiple_of_sum(&mut self, c: f64, n: Node) -> Node {
+        let (inner, sum) = self.sum_part(n).unwrap_or((1.0, n));
+        let c = canonical(c * inner);
+        if c == 1.0 {
+            sum
+        } else if c == 0.0 {
+            self.constant(c)
+        } else {
+            self.intern(Term::Sum {
+                constant: 0.0,
+                terms: &[(c, sum)],
+            })
+        }
     }
 
     pub(super) fn product_from(&mut self, factors: impl IntoIterator<Item = (Node, i32)>) -> Node {
@@ -386,6 +438,15 @@ fn merge_powers(acc: &mut Vec<(Node, i64)>) {
     }
     acc.truncate(kept);
     acc.retain(|&(_, e)| e != 0);
+}
+
+/// One bit pattern for all NaNs, so equal terms hash and compare equal.
+fn canonical(v: f64) -> f64 {
+    if v.is_nan() {
+        f64::NAN
+    } else {
+        v
+    }
 }
 
 /// Whether a product can hold the exponent. The range is symmetric so that negating or
@@ -506,13 +567,37 @@ mod tests {
         assert_eq!(p.powi(x2, 3), x6);
         let four_x2 = p.scale(x2, 4.0);
         assert_eq!(p.powi(two_x, 2), four_x2);
-        // 2(x + 1) = 2x + 2, and constants collect: (x + 1) + 2 = x + 3
+        // Constants collect: (x + 1) + 2 = x + 3
         let x_plus_1 = p.linear(1.0, &[(1.0, x)]);
         let two = p.constant(2.0);
-        assert_eq!(p.mul(two, x_plus_1), p.linear(2.0, &[(2.0, x)]));
         assert_eq!(p.add(x_plus_1, two), p.linear(3.0, &[(1.0, x)]));
         // x/2 is 0.5x
         assert_eq!(p.div(x, two), p.scale(x, 0.5));
+    }
+
+    #[test]
+    fn multiples_of_sums_stay_factored_until_added_to() {
+        let (mut p, x, y, _) = pool_with_symbols();
+        let s = p.linear(1.0, &[(1.0, x)]);
+        let two_s = p.scale(s, 2.0);
+        assert!(
+            matches!(p.term(two_s), Term::Sum { constant, terms } if constant == 0.0 && terms == [(2.0, s)])
+        );
+        let two = p.constant(2.0);
+        assert_eq!(p.mul(two, s), two_s);
+        assert_eq!(p.mul(s, two), two_s);
+        let half = p.scale(two_s, 0.5);
+        assert_eq!(half, s);
+        let minus = p.neg(s);
+        assert_eq!(p.neg(minus), s);
+        // c·(s·y) and (c·s)·y are one node.
+        let sy = p.mul(s, y);
+        let two_sy = p.scale(sy, 2.0);
+        assert_eq!(p.mul(two_s, y), two_sy);
+        // Adding flattens: 2(x + 1) - 2x = 2.
+        let two_x = p.scale(x, 2.0);
+        let difference = p.sub(two_s, two_x);
+        assert_eq!(p.as_constant(difference), Some(2.0));
     }
 
     #[test]

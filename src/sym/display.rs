@@ -82,12 +82,7 @@ where
                     if i == 0 {
                         if c == -1.0 {
                             f.write_str("-")?;
-                            let min = if self.starts_with_power(t) {
-                                ATOM
-                            } else {
-                                MULTIPLICATIVE
-                            };
-                            self.write(f, t, min)?;
+                            self.write(f, t, self.negated_operand_precedence(t))?;
                         } else {
                             self.write_scaled(f, c, t)?;
                         }
@@ -192,6 +187,15 @@ where
         }
     }
 
+    /// How tightly `t` must bind to be written after a unary minus without parentheses.
+    fn negated_operand_precedence(&self, t: Node) -> u8 {
+        if self.starts_with_power(t) {
+            ATOM
+        } else {
+            MULTIPLICATIVE
+        }
+    }
+
     /// Whether the text of `node` begins with a power, which a leading unary minus would
     /// capture (Tcl reads `-x**2` as `(-x)**2`).
     fn starts_with_power(&self, node: Node) -> bool {
@@ -216,7 +220,15 @@ where
             }
             Term::Symbol(_) | Term::Unary(..) => ATOM,
             Term::Sum { constant, terms } => match terms {
-                [(c, _)] if constant == 0.0 && *c == -1.0 => UNARY,
+                // `-t`: as tight as `t` itself, up to unary; parenthesized `t` counts as atomic.
+                [(c, t)] if constant == 0.0 && *c == -1.0 => {
+                    let own = self.precedence(*t);
+                    if own < self.negated_operand_precedence(*t) {
+                        UNARY
+                    } else {
+                        own.min(UNARY)
+                    }
+                }
                 [_] if constant == 0.0 => MULTIPLICATIVE,
                 _ => ADDITIVE,
             },

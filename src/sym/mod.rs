@@ -10,6 +10,8 @@ mod hash;
 mod number;
 mod ops;
 mod pool;
+#[cfg(test)]
+mod proptests;
 mod symbols;
 mod tape;
 #[cfg(test)]

@@ -31,7 +31,8 @@ pub struct Symbol(pub u32);
 ///
 /// The constructors maintain these invariants, which make equal expressions equal nodes:
 /// - a `Sum` has at least one term, terms sorted by node, no two with the same node, no zero
-///   coefficient, and no term that is a constant or a sum; it is never just `1·x`;
+///   coefficient, and no term that is a constant; it is never just `1·x`. A term is a sum only
+///   in a multiple of a sum, `c·(…)`: a single term and no constant;
 /// - a `Product` has factors sorted by base, distinct bases, no zero exponent, no base that is a
 ///   constant, a product, or a sum with a single term and no constant (its coefficient moves
 ///   out); it is never just `x¹`. Numeric coefficients live in the enclosing `Sum`;

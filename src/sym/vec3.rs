@@ -338,6 +338,8 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::sym::proptests::deterministic(200))]
+
         #[test]
         fn vector_algebra_matches_nalgebra(
             a in prop::array::uniform3(component()),
