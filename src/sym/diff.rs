@@ -256,3 +256,152 @@ impl Pool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xy() -> (Pool, Node, Node) {
+        let mut p = Pool::new();
+        let x = p.symbol(Symbol(0));
+        let y = p.symbol(Symbol(1));
+        (p, x, y)
+    }
+
+    const X: Symbol = Symbol(0);
+    const Y: Symbol = Symbol(1);
+
+    fn at(p: &Pool, n: Node, x: f64, y: f64) -> f64 {
+        p.eval(n, |s| if s == X { x } else { y })
+    }
+
+    #[test]
+    fn elementary_rules_give_simplified_nodes() {
+        let (mut p, x, y) = xy();
+        let xy = p.mul(x, y);
+        assert_eq!(p.diff(xy, X), y);
+        let x3 = p.powi(x, 3);
+        let x2 = p.powi(x, 2);
+        assert_eq!(p.diff(x3, X), p.scale(x2, 3.0));
+        let sin = p.sin(x);
+        assert_eq!(p.diff(sin, X), p.cos(x));
+        let exp = p.exp(x);
+        assert_eq!(p.diff(exp, X), exp);
+        let sum = p.linear(4.0, &[(2.0, x), (-3.0, xy)]);
+        let want = p.linear(2.0, &[(-3.0, y)]);
+        assert_eq!(p.diff(sum, X), want);
+        assert_eq!(p.diff(y, X), Pool::ZERO);
+        assert_eq!(p.diff(x, X), Pool::ONE);
+    }
+
+    #[test]
+    fn real_powers_differentiate_in_base_and_exponent() {
+        let (mut p, x, y) = xy();
+        let power = p.pow(x, y);
+        let dx = p.diff(power, X);
+        let dy = p.diff(power, Y);
+        let (a, b) = (1.7f64, 0.6f64);
+        assert!((at(&p, dx, a, b) - b * a.powf(b - 1.0)).abs() < 1e-14);
+        assert!((at(&p, dy, a, b) - a.powf(b) * a.ln()).abs() < 1e-14);
+        let half = p.constant(0.5);
+        let root = p.pow(x, half);
+        let d = p.diff(root, X);
+        assert!((at(&p, d, 4.0, 0.0) - 0.25).abs() < 1e-15);
+    }
+
+    #[test]
+    fn non_smooth_functions_get_almost_everywhere_derivatives() {
+        let (mut p, x, y) = xy();
+        let abs = p.abs(x);
+        let d_abs = p.diff(abs, X);
+        assert_eq!(
+            (at(&p, d_abs, -2.0, 0.0), at(&p, d_abs, 3.0, 0.0)),
+            (-1.0, 1.0)
+        );
+        let min = p.min(x, y);
+        let d_min = p.diff(min, X);
+        assert_eq!(
+            (at(&p, d_min, 1.0, 2.0), at(&p, d_min, 3.0, 2.0)),
+            (1.0, 0.0)
+        );
+        let max = p.max(x, y);
+        let d_max = p.diff(max, Y);
+        assert_eq!(
+            (at(&p, d_max, 1.0, 2.0), at(&p, d_max, 3.0, 2.0)),
+            (1.0, 0.0)
+        );
+        for step in [p.floor(x), p.ceil(x), p.round(x), p.trunc(x), p.lt(x, y)] {
+            assert_eq!(p.diff(step, X), Pool::ZERO);
+        }
+        let x2 = p.powi(x, 2);
+        let condition = p.lt(x, y);
+        let select = p.select(condition, x2, y);
+        let d = p.diff(select, X);
+        assert_eq!((at(&p, d, 1.5, 2.0), at(&p, d, 3.0, 2.0)), (3.0, 0.0));
+        let fmod = p.fmod(x, y);
+        let d_fmod = p.diff(fmod, Y);
+        assert_eq!(at(&p, d_fmod, 7.5, 2.0), -3.0);
+    }
+
+    #[test]
+    fn derivatives_are_memoized_and_independent_parts_skipped() {
+        let (mut p, x, y) = xy();
+        let sin = p.sin(x);
+        let e = p.mul(sin, y);
+        let d = p.diff(e, X);
+        let size = p.len();
+        assert_eq!(p.diff(e, X), d);
+        assert_eq!(p.len(), size, "a memoized derivative creates no nodes");
+        let cos_y = p.cos(y);
+        let size = p.len();
+        assert_eq!(p.diff(cos_y, X), Pool::ZERO);
+        assert_eq!(p.len(), size, "independent subexpressions are not visited");
+    }
+
+    #[test]
+    fn deep_expressions_differentiate_without_recursion() {
+        // Deep enough to overflow the stack of a recursive differentiator in a debug build.
+        // (Each derivative of the chain is a product of all the cosines before it, so the
+        // pool grows quadratically with the depth.)
+        let (mut p, x, _) = xy();
+        let mut e = x;
+        for _ in 0..3000 {
+            e = p.sin(e);
+        }
+        let d = p.diff(e, X);
+        let mut want = 1.0;
+        let mut v = 0.1f64;
+        for _ in 0..3000 {
+            want *= v.cos();
+            v = v.sin();
+        }
+        assert!((at(&p, d, 0.1, 0.0) - want).abs() <= 1e-12 * want.abs());
+    }
+
+    #[test]
+    fn jacobian_is_sparse_and_ordered() {
+        let (mut p, x, y) = xy();
+        let z = p.symbol(Symbol(7));
+        let first = p.mul(x, z); // depends on x and z, not y
+        let second = p.sin(y);
+        let entries = p.jacobian(&[first, second], &[Symbol(7), X, Y]);
+        let want = vec![
+            JacobianEntry {
+                row: 0,
+                column: 0,
+                value: x,
+            },
+            JacobianEntry {
+                row: 0,
+                column: 1,
+                value: z,
+            },
+            JacobianEntry {
+                row: 1,
+                column: 2,
+                value: p.cos(y),
+            },
+        ];
+        assert_eq!(entries, want);
+    }
+}

@@ -268,3 +268,68 @@ fn write_number(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
         write!(f, "{v}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn infix_text_with_minimal_parentheses() {
+        let mut p = Pool::new();
+        let [x, y, z] = [0, 1, 2].map(|i| p.symbol(Symbol(i)));
+        let cases: Vec<(Node, &str)> = {
+            let two_y = p.scale(y, 2.0);
+            let sum = p.linear(-3.0, &[(1.0, x), (2.0, two_y)]);
+            let x2 = p.powi(x, 2);
+            let minus_x2 = p.neg(x2);
+            let z2 = p.powi(z, -2);
+            let xy = p.mul(x, y);
+            let ratio = p.mul(xy, z2);
+            let inverse = p.powi(x, -1);
+            let two_over = p.scale(inverse, 2.0);
+            let x_plus_1 = p.linear(1.0, &[(1.0, x)]);
+            let square = p.powi(x_plus_1, 2);
+            let half = p.constant(-0.5);
+            let root = p.pow(x, half);
+            let lt = p.lt(x, y);
+            let sel = p.select(lt, x, y);
+            let scaled_lt = p.scale(lt, 2.0);
+            let minus_sum = p.neg(x_plus_1);
+            let sin = p.sin(x);
+            let minus_two = p.constant(-2.0);
+            let power_of_negative = p.pow(minus_two, x);
+            let atan2 = p.atan2(x, y);
+            let int = p.trunc(y);
+            let and = p.and(lt, z);
+            let big = p.constant(1e20);
+            let tiny = p.constant(-1.5e-7);
+            let inf = p.constant(f64::NEG_INFINITY);
+            let nan = p.constant(f64::NAN);
+            vec![
+                (sum, "$s0 + 4*$s1 - 3"),
+                (minus_x2, "-($s0**2)"),
+                (ratio, "$s0*$s1/$s2**2"),
+                (two_over, "2/$s0"),
+                (square, "($s0 + 1)**2"),
+                (root, "$s0**-0.5"),
+                (sel, "$s0 < $s1 ? $s0 : $s1"),
+                (scaled_lt, "2*($s0 < $s1)"),
+                (minus_sum, "-($s0 + 1)"),
+                (sin, "sin($s0)"),
+                (power_of_negative, "(-2)**$s0"),
+                (atan2, "atan2($s0, $s1)"),
+                (int, "int($s1)"),
+                (and, "$s2 && $s0 < $s1"),
+                (big, "1e20"),
+                (tiny, "-1.5e-7"),
+                (inf, "-Inf"),
+                (nan, "NaN"),
+            ]
+        };
+        for (node, text) in cases {
+            assert_eq!(p.display(node).to_string(), text);
+        }
+        let named = p.display_with(x, |s, f| write!(f, "[b1 x{}]", s.0));
+        assert_eq!(named.to_string(), "[b1 x0]");
+    }
+}
