@@ -22,6 +22,8 @@ pub struct Tape {
     /// Identifies the register layout, so a workspace knows whether it is prepared for us.
     id: u64,
     code: Vec<Instr>,
+    /// The (coefficient, register) terms of the `Sum` instructions.
+    sum_terms: Vec<(f64, u32)>,
     /// Register layout: temporaries, then constants, then inputs.
     first_constant: u32,
     constants: Vec<f64>,
@@ -89,6 +91,9 @@ enum Instr {
     Div(u32, u32, u32),
     /// `d = acc + coefficient * x` (two roundings, as the DAG evaluator).
     MulAdd(u32, u32, u32, u32),
+    /// `d = Σ c·x` over `len` (coefficient, register) pairs of the tape's sum table from
+    /// `start`, accumulated in order.
+    Sum(u32, u32, u32),
     Neg(u32, u32),
     Square(u32, u32),
     Recip(u32, u32),
@@ -108,6 +113,7 @@ impl Instr {
             Instr::Mul(d, a, b) => Instr::Mul(f(d), f(a), f(b)),
             Instr::Div(d, a, b) => Instr::Div(f(d), f(a), f(b)),
             Instr::MulAdd(d, acc, c, x) => Instr::MulAdd(f(d), f(acc), f(c), f(x)),
+            Instr::Sum(d, start, len) => Instr::Sum(f(d), start, len),
             Instr::Neg(d, a) => Instr::Neg(f(d), f(a)),
             Instr::Square(d, a) => Instr::Square(f(d), f(a)),
             Instr::Recip(d, a) => Instr::Recip(f(d), f(a)),
@@ -166,6 +172,15 @@ impl Tape {
                 Instr::Div(d, a, b) => r[d as usize] = r[a as usize] / r[b as usize],
                 Instr::MulAdd(d, acc, c, x) => {
                     r[d as usize] = r[acc as usize] + r[c as usize] * r[x as usize]
+                }
+                Instr::Sum(d, start, len) => {
+                    let terms = &self.sum_terms[start as usize..(start + len) as usize];
+                    let (c0, x0) = terms[0];
+                    let mut acc = c0 * r[x0 as usize];
+                    for &(c, x) in &terms[1..] {
+                        acc += c * r[x as usize];
+                    }
+                    r[d as usize] = acc;
                 }
                 Instr::Neg(d, a) => r[d as usize] = -r[a as usize],
                 Instr::Square(d, a) => r[d as usize] = r[a as usize] * r[a as usize],
@@ -237,6 +252,7 @@ const INPUT: u32 = 2 << KIND_SHIFT;
 struct Compiler<'p> {
     pool: &'p Pool,
     code: Vec<Instr>,
+    sum_terms: Vec<(f64, u32)>,
     /// Register holding each compiled node's value.
     register: FastMap<Node, u32>,
     /// Per node: how many compiled parents have not been emitted yet (outputs never reach 0).
@@ -253,6 +269,7 @@ impl<'p> Compiler<'p> {
         Compiler {
             pool,
             code: Vec::new(),
+            sum_terms: Vec::new(),
             register: FastMap::default(),
             pending_uses: FastMap::default(),
             constants: Vec::new(),
@@ -334,6 +351,7 @@ impl<'p> Compiler<'p> {
         Ok(Tape {
             id: NEXT_TAPE_ID.fetch_add(1, Ordering::Relaxed),
             code: self.code.iter().map(|i| i.rename(place)).collect(),
+            sum_terms: self.sum_terms.iter().map(|&(c, r)| (c, place(r))).collect(),
             first_constant: temporaries,
             constants: self.constants,
             inputs_needed: self.inputs.iter().map(|&(s, _)| s + 1).max().unwrap_or(0),
@@ -367,35 +385,39 @@ impl<'p> Compiler<'p> {
     }
 
     /// `d = c₀·t₀ + c₁·t₁ + … + constant`, accumulated left to right like the DAG evaluator.
+    /// Short sums are single instructions; longer ones one [`Instr::Sum`] looping over its
+    /// terms, which saves an instruction dispatch per term.
     fn emit_sum(&mut self, d: u32, constant: f64, terms: &[(f64, Node)]) -> Result<(), TapeError> {
-        let (c0, t0) = terms[0];
-        let t0 = self.register[&t0];
-        let mut acc = if c0 == 1.0 {
-            t0
-        } else if c0 == -1.0 {
-            self.code.push(Instr::Neg(d, t0));
-            d
-        } else {
-            let c0 = self.constant(c0)?;
-            self.code.push(Instr::Mul(d, t0, c0));
-            d
+        let register = |c: &Self, n: Node| c.register[&n];
+        let instr = match (terms, constant) {
+            (&[(c, t)], 0.0) if c == -1.0 => Instr::Neg(d, register(self, t)),
+            (&[(c, t)], 0.0) => Instr::Mul(d, register(self, t), self.constant(c)?),
+            (&[(one, t)], k) if one == 1.0 => Instr::Add(d, register(self, t), self.constant(k)?),
+            (&[(one, t), (c, u)], 0.0) if one == 1.0 => {
+                let (t, u) = (register(self, t), register(self, u));
+                if c == 1.0 {
+                    Instr::Add(d, t, u)
+                } else if c == -1.0 {
+                    Instr::Sub(d, t, u)
+                } else {
+                    Instr::MulAdd(d, t, self.constant(c)?, u)
+                }
+            }
+            _ => {
+                let start = index(self.sum_terms.len())?;
+                for &(c, t) in terms {
+                    self.sum_terms.push((c, register(self, t)));
+                }
+                if constant != 0.0 {
+                    // acc + k·1 is exactly acc + k.
+                    let one = self.constant(1.0)?;
+                    self.sum_terms.push((constant, one));
+                }
+                let len = index(self.sum_terms.len())? - start;
+                Instr::Sum(d, start, len)
+            }
         };
-        for &(c, t) in &terms[1..] {
-            let t = self.register[&t];
-            let instr = if c == 1.0 {
-                Instr::Add(d, acc, t)
-            } else if c == -1.0 {
-                Instr::Sub(d, acc, t)
-            } else {
-                Instr::MulAdd(d, acc, self.constant(c)?, t)
-            };
-            self.code.push(instr);
-            acc = d;
-        }
-        if constant != 0.0 {
-            let k = self.constant(constant)?;
-            self.code.push(Instr::Add(d, acc, k));
-        }
+        self.code.push(instr);
         Ok(())
     }
 
