@@ -390,10 +390,10 @@ impl<'p> Compiler<'p> {
     fn emit_sum(&mut self, d: u32, constant: f64, terms: &[(f64, Node)]) -> Result<(), TapeError> {
         let register = |c: &Self, n: Node| c.register[&n];
         let instr = match (terms, constant) {
-            (&[(c, t)], 0.0) if c == -1.0 => Instr::Neg(d, register(self, t)),
+            (&[(-1.0, t)], 0.0) => Instr::Neg(d, register(self, t)),
             (&[(c, t)], 0.0) => Instr::Mul(d, register(self, t), self.constant(c)?),
-            (&[(one, t)], k) if one == 1.0 => Instr::Add(d, register(self, t), self.constant(k)?),
-            (&[(one, t), (c, u)], 0.0) if one == 1.0 => {
+            (&[(1.0, t)], k) => Instr::Add(d, register(self, t), self.constant(k)?),
+            (&[(1.0, t), (c, u)], 0.0) => {
                 let (t, u) = (register(self, t), register(self, u));
                 if c == 1.0 {
                     Instr::Add(d, t, u)
