@@ -1,14 +1,4 @@
 //! Compilation of expressions to a flat instruction tape, and its evaluation.
-//!
-//! A [`Tape`] computes a fixed list of output nodes from a vector of inputs. It is a straight
-//! line of instructions over a register file: only nodes reachable from the outputs appear, each
-//! once; constants are preloaded registers; registers of values that are no longer needed are
-//! reused, so even large tapes stay compact in cache. Evaluation allocates nothing: the registers
-//! live in a [`Workspace`] the caller keeps. One tape can hold a component's derivatives and its
-//! Jacobian entries together, so one pass yields both and shares their subexpressions.
-//!
-//! The tape performs exactly the operations of [`Pool::eval`] in the same order, so both give
-//! bit-identical results.
 
 use super::hash::FastMap;
 use super::ops::{self, powi, Binary, Unary};
@@ -16,7 +6,16 @@ use super::pool::{Node, Pool, Symbol, Term};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A compiled list of expressions; see the [module documentation](self).
+/// A compiled list of expressions: computes a fixed list of output nodes from a vector of
+/// inputs.
+///
+/// It is a straight line of instructions over a register file: only nodes reachable from the
+/// outputs appear, each once; constants are preloaded registers; registers of values no longer
+/// needed are reused, so even large tapes stay compact in cache. Evaluation allocates nothing:
+/// the registers live in a [`Workspace`] the caller keeps. One tape can hold a component's
+/// derivatives and its Jacobian entries together, so one pass yields both and shares their
+/// subexpressions. The tape performs exactly the operations of [`Pool::eval`] in the same order,
+/// so both give bit-identical results.
 #[derive(Clone, Debug)]
 pub struct Tape {
     /// Identifies the register layout, so a workspace knows whether it is prepared for us.
