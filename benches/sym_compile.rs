@@ -1,79 +1,21 @@
 //! How long it takes to turn a rigid body's physics into a compiled tape, and how fast the tape
 //! evaluates, against walking the expression DAG in the same run.
 //!
-//! The system: one body held by six critically damped springs to fixed points (each offset
-//! rotated by the body's quaternion, F = -k x - 2 sqrt(k m) v at the attachment point, torque
-//! d×F), gravity, quaternion kinematics, and angular momentum mapped to angular velocity through
-//! the world inertia tensor R I⁻¹ Rᵀ. Thirteen state variables (position, quaternion, velocity,
-//! angular momentum); the whole 13×13 Jacobian is differentiated and compiled with the
-//! derivatives into one tape.
+//! The system (tests/body_system): one body held by six critically damped springs to fixed
+//! points, with quaternion-rotated offsets, torques, gravity, quaternion kinematics and the
+//! world inertia tensor; 13 state variables. Timed from an empty pool: building the equations,
+//! differentiating the whole 13×13 Jacobian, and compiling derivatives and Jacobian into one
+//! tape.
 //!
 //! Run with `cargo bench --bench sym_compile`.
 
-use asgard::sym::{Mat3, Node, Pool, Quat, Symbol, Tape, Vec3};
-use nalgebra::Matrix3;
+#[path = "../tests/body_system/mod.rs"]
+mod body_system;
+
+use asgard::sym::{Node, Pool, Symbol, Tape};
+use body_system::{body_equations, sample_state, STATE};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-const STATE: usize = 13;
-const MASS: f64 = 2.0;
-const STIFFNESS: f64 = 40.0;
-
-/// The first-order equations of the body, in state order.
-fn body_equations(pool: &mut Pool) -> Vec<Node> {
-    let symbols: Vec<Symbol> = (0..STATE as u32).map(Symbol).collect();
-    let position = Vec3::symbols(pool, [symbols[0], symbols[1], symbols[2]]);
-    let rotation = Quat::symbols(pool, [symbols[3], symbols[4], symbols[5], symbols[6]]);
-    let velocity = Vec3::symbols(pool, [symbols[7], symbols[8], symbols[9]]);
-    let momentum = Vec3::symbols(pool, [symbols[10], symbols[11], symbols[12]]);
-
-    // ω = R I⁻¹ Rᵀ L with a full (non-diagonal) body inertia tensor.
-    let inertia = Matrix3::new(0.9, 0.1, 0.0, 0.1, 0.7, 0.05, 0.0, 0.05, 0.5);
-    let inverse = inertia
-        .try_inverse()
-        .expect("the inertia tensor is invertible");
-    let inverse = Mat3::constant(pool, [0, 1, 2].map(|i| [0, 1, 2].map(|j| inverse[(i, j)])));
-    let r = rotation.to_matrix(pool);
-    let body_momentum = r.transpose().mul_vec(pool, momentum);
-    let body_omega = inverse.mul_vec(pool, body_momentum);
-    let omega = r.mul_vec(pool, body_omega);
-
-    let damping = 2.0 * (STIFFNESS * MASS).sqrt();
-    let mut force = Vec3::constant(pool, [0.0, -9.81 * MASS, 0.0]);
-    let mut torque = Vec3::zero();
-    let offsets = [
-        [0.5, 0.0, 0.0],
-        [-0.5, 0.0, 0.0],
-        [0.0, 0.4, 0.0],
-        [0.0, -0.4, 0.0],
-        [0.0, 0.0, 0.3],
-        [0.0, 0.0, -0.3],
-    ];
-    for offset in offsets {
-        let anchor = Vec3::constant(pool, offset.map(|c| 2.0 * c + 0.1));
-        let offset = Vec3::constant(pool, offset);
-        let arm = rotation.rotate(pool, offset);
-        let point = position.add(pool, arm);
-        let stretch = point.sub(pool, anchor);
-        let spin = omega.cross(pool, arm);
-        let point_velocity = velocity.add(pool, spin);
-        let spring = stretch.scale_by(pool, -STIFFNESS);
-        let damper = point_velocity.scale_by(pool, -damping);
-        let link = spring.add(pool, damper);
-        force = force.add(pool, link);
-        let moment = arm.cross(pool, link);
-        torque = torque.add(pool, moment);
-    }
-
-    let acceleration = force.scale_by(pool, 1.0 / MASS);
-    let spin_rate = rotation.derivative(pool, omega);
-    let mut equations = Vec::with_capacity(STATE);
-    equations.extend(velocity.to_array());
-    equations.extend(spin_rate.to_array());
-    equations.extend(acceleration.to_array());
-    equations.extend(torque.to_array());
-    equations
-}
 
 /// Equations, their full Jacobian and the tape computing both, from an empty pool.
 struct Compiled {
@@ -118,23 +60,7 @@ fn per_second(count: usize, elapsed: Duration) -> f64 {
 }
 
 fn main() {
-    // A plausible state: displaced, turned, moving, spinning.
-    let norm = (0.9f64 * 0.9 + 0.1 * 0.1 + 0.3 * 0.3 + 0.2 * 0.2).sqrt();
-    let state = [
-        0.1,
-        -0.2,
-        0.05,
-        0.9 / norm,
-        0.1 / norm,
-        0.3 / norm,
-        0.2 / norm,
-        0.3,
-        0.0,
-        -0.1,
-        0.02,
-        0.1,
-        -0.05,
-    ];
+    let state = sample_state();
 
     // Warm up, then time the whole text-free path: build, differentiate, compile.
     let (compiled, _) = compile_from_scratch();
