@@ -95,8 +95,7 @@ impl Pool {
 
     /// The product of all `nodes` (1 when empty).
     pub fn product(&mut self, nodes: &[Node]) -> Node {
-        let factors: Vec<(Node, i32)> = nodes.iter().map(|&n| (n, 1)).collect();
-        self.product_from(factors)
+        self.product_from(nodes.iter().map(|&n| (n, 1)))
     }
 
     /// `a` to an integer power.

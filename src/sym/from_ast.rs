@@ -15,6 +15,7 @@ use super::ops::Unary;
 use super::pool::{Node, Pool};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, Part, UnaryOp};
 use crate::lang::span::Span;
+use std::borrow::Cow;
 
 /// Converts `expr` into a node of `pool`. `resolve` is called for every operand that is not a
 /// literal number, with the operand's parts and span; it returns the node standing for it (a
@@ -384,11 +385,19 @@ where
     }
 }
 
-/// The text of an operand made only of literal text (a braced or quoted constant).
-fn literal_text(parts: &[Part]) -> Option<&str> {
+/// The text of an operand made only of literal text (a braced or quoted constant, possibly in
+/// pieces around backslash escapes).
+fn literal_text(parts: &[Part]) -> Option<Cow<'_, str>> {
     match parts {
-        [Part::Text { text, .. }] => Some(text),
-        _ => None,
+        [Part::Text { text, .. }] => Some(Cow::Borrowed(text)),
+        _ => parts
+            .iter()
+            .map(|part| match part {
+                Part::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Option<String>>()
+            .map(Cow::Owned),
     }
 }
 
@@ -496,6 +505,19 @@ mod tests {
         assert_eq!(value_at("$t > 1 ? 3 : -[b1 y]", 2.0, 0.0, 5.0), 3.0);
         assert_eq!(value_at("$t > 1 ? 3 : -[b1 y]", 0.5, 0.0, 5.0), -5.0);
         assert_eq!(value_at("{2.5} * $t + \" 4 \"", 2.0, 0.0, 0.0), 9.0);
+        let mut pool = Pool::new();
+        let pieces = |texts: &[&str]| {
+            let parts = texts.iter().map(|t| Part::Text {
+                text: t.to_string(),
+                span: Span::new(0, 1),
+            });
+            Expr {
+                span: Span::new(0, 1),
+                kind: ExprKind::Operand(parts.collect()),
+            }
+        };
+        let split = from_ast(&mut pool, &pieces(&["1", "2.5"]), resolve).unwrap();
+        assert_eq!(pool.as_constant(split), Some(12.5));
         assert_eq!(value_at("!($t < 1) && [b1 x] || 0", 2.0, 1.0, 0.0), 1.0);
         assert_eq!(
             value_at("fmod($t, 0.75) + atan2([b1 y], [b1 x])", 2.0, 1.0, 1.0),
