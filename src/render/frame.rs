@@ -4,7 +4,7 @@
 //! exporters read it. Nothing here knows GL.
 
 use super::camera::Camera;
-use super::mesh::{MeshKey, MeshLibrary};
+use super::mesh::{Mesh, MeshKey, MeshLibrary};
 use nalgebra::{Isometry3, Point3, Translation3, Unit, Vector3};
 
 /// A colour as red, green, blue and alpha, each from 0 to 1.
@@ -185,10 +185,18 @@ impl Frame {
     /// Spheres (centre, radius) enclosing everything drawn, used to place the clipping planes.
     /// Objects whose mesh is missing from `meshes` are skipped.
     pub fn bounding_spheres(&self, meshes: &MeshLibrary) -> Vec<(Point3<f64>, f64)> {
+        self.bounding_spheres_by(|key| meshes.get(key).map(Mesh::radius))
+    }
+
+    /// Like [`Frame::bounding_spheres`], with each mesh's radius given by `radius_of`.
+    pub fn bounding_spheres_by(
+        &self,
+        radius_of: impl Fn(MeshKey) -> Option<f64>,
+    ) -> Vec<(Point3<f64>, f64)> {
         let mut spheres = Vec::with_capacity(self.objects.len() + self.handles.len());
         for object in &self.objects {
-            if let Some(mesh) = meshes.get(object.mesh) {
-                spheres.push((object.placement() * Point3::origin(), mesh.radius()));
+            if let Some(radius) = radius_of(object.mesh) {
+                spheres.push((object.placement() * Point3::origin(), radius));
             }
         }
         let points = self

@@ -219,6 +219,27 @@ impl Mesh {
         })
     }
 
+    /// A flat-shaded cone with `sides` faces around, its base circle of `radius` on the z = 0
+    /// plane and its apex at (0, 0, `height`); the renderer's arrowheads.
+    pub fn cone(radius: f64, height: f64, sides: usize) -> Result<Mesh, MeshError> {
+        if !(radius.is_finite() && radius > 0.0 && height.is_finite() && height > 0.0) {
+            return Err(MeshError::BadRadius { radius });
+        }
+        let sides = sides.max(3);
+        let mut points: Vec<Point3<f64>> = (0..sides)
+            .map(|k| {
+                let angle = std::f64::consts::TAU * k as f64 / sides as f64;
+                Point3::new(radius * angle.cos(), radius * angle.sin(), 0.0)
+            })
+            .collect();
+        points.push(Point3::new(0.0, 0.0, height));
+        let mut faces: Vec<Vec<usize>> = (0..sides)
+            .map(|k| vec![k, (k + 1) % sides, sides])
+            .collect();
+        faces.push((0..sides).rev().collect());
+        Mesh::polyhedron(&points, &faces)
+    }
+
     /// The distance from the mesh origin to its farthest vertex.
     pub fn radius(&self) -> f64 {
         self.vertices
@@ -434,6 +455,8 @@ mod tests {
             assert!(n.dot(&(a.coords + b.coords + c.coords)) > 0.0);
         }
         assert!(Mesh::sphere(0.0, 1).is_err());
+        let cone = Mesh::cone(0.5, 2.0, 6).unwrap();
+        assert_eq!((cone.polygons.len(), cone.edges.len()), (7, 12));
         assert!(Mesh::sphere(1.0, Mesh::MAX_SPHERE_LEVEL + 1).is_err());
     }
 }

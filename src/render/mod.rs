@@ -10,4 +10,8 @@
 
 pub mod camera;
 pub mod frame;
+pub mod image;
 pub mod mesh;
+pub mod offscreen;
+pub mod renderer;
+pub mod shader;
