@@ -9,6 +9,7 @@
 //! This module knows GL but neither GTK nor the scene language.
 
 pub mod camera;
+pub mod epoxy;
 pub mod frame;
 pub mod image;
 pub mod mesh;
