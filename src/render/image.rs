@@ -86,6 +86,10 @@ pub enum ImageError {
     },
     /// The file name does not say which movie format to write.
     UnknownFormat { path: PathBuf },
+    /// A movie frame rate that is not positive or is too high.
+    BadFrameRate { fps: f64 },
+    /// A movie was finished before any frame was given.
+    NoFrames { path: PathBuf },
 }
 
 impl fmt::Display for ImageError {
@@ -126,6 +130,12 @@ impl fmt::Display for ImageError {
                 "{}: unknown movie format; expected a folder (no extension), .gif, .png/.apng, .mp4 or .webm",
                 path.display()
             ),
+            ImageError::BadFrameRate { fps } => {
+                write!(f, "movie frame rate must be above 0 and at most 600 per second, found {fps}")
+            }
+            ImageError::NoFrames { path } => {
+                write!(f, "{}: the movie has no frames", path.display())
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod epoxy;
 pub mod frame;
 pub mod image;
 pub mod mesh;
+pub mod movie;
 pub mod offscreen;
 pub mod renderer;
 pub mod shader;
