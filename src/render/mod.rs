@@ -10,6 +10,7 @@
 
 pub mod camera;
 pub mod epoxy;
+pub mod export;
 pub mod frame;
 pub mod image;
 pub mod mesh;
