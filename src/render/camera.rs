@@ -450,7 +450,7 @@ mod tests {
         let camera = Camera::default();
         let (near, far) =
             camera.clip_range(&[(Point3::new(0.0, 0.0, 1.0), 0.5), (Point3::origin(), 2.0)]);
-        assert!(near <= 8.0 && near > 0.0 && far >= 12.0 && far < 13.0);
+        assert!(near > 0.0 && near <= 8.0 && (12.0..13.0).contains(&far));
         assert_eq!(camera.clip_range(&[]), (0.1, 100.0));
     }
 

@@ -24,8 +24,8 @@ impl ShaderDialect {
     }
 }
 
-/// The most lights the mesh shader evaluates (matches `Frame::MAX_LIGHTS`).
-pub const MAX_LIGHTS: usize = 8;
+/// The most lights the mesh shader evaluates; the GLSL arrays are declared this long.
+pub const MAX_LIGHTS: usize = super::frame::Frame::MAX_LIGHTS;
 
 /// Vertex attribute locations shared by the programs and the vertex array set-up.
 pub mod attribute {
@@ -201,4 +201,19 @@ unsafe fn link(
         return Err(format!("shader program does not link: {log}"));
     }
     Ok(program)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn light_arrays_hold_max_lights() {
+        for name in ["u_light_position", "u_light_colour"] {
+            assert!(
+                MESH_FRAGMENT.contains(&format!("{name}[{MAX_LIGHTS}];")),
+                "{name}"
+            );
+        }
+    }
 }

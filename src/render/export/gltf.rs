@@ -71,8 +71,8 @@ pub fn build(meshes: &MeshLibrary, bodies: &[Body], motion: &Motion) -> Result<G
                 location: format!("body {b} ({}), part {p}", body.name),
                 problem: format!("mesh {} is not in the mesh library", part.mesh.0),
             })?;
-            if !geometry.contains_key(&part.mesh) {
-                geometry.insert(part.mesh, builder.geometry(mesh));
+            if let std::collections::btree_map::Entry::Vacant(entry) = geometry.entry(part.mesh) {
+                entry.insert(builder.geometry(mesh));
             }
             let material = index_of(&mut materials, part.colour);
             let gltf_mesh = index_of(&mut gltf_meshes, (part.mesh, material));
@@ -298,7 +298,9 @@ fn check_motion(bodies: &[Body], motion: &Motion) -> Result<(), ExportError> {
         });
     }
     for (i, pair) in motion.times.windows(2).enumerate() {
-        if !(pair[1] > pair[0]) || !pair[1].is_finite() {
+        if pair[1].partial_cmp(&pair[0]) != Some(std::cmp::Ordering::Greater)
+            || !pair[1].is_finite()
+        {
             return Err(ExportError::Invalid {
                 location: format!("motion, time {}", i + 1),
                 problem: format!("{} does not come after {}", pair[1], pair[0]),
@@ -450,7 +452,7 @@ mod tests {
             times: vec![0.0, 1.0, 1.0],
             poses: vec![vec![Isometry3::identity(); 3]],
         };
-        let error = build(&MeshLibrary::new(), &[body.clone()], &motion).unwrap_err();
+        let error = build(&MeshLibrary::new(), std::slice::from_ref(&body), &motion).unwrap_err();
         assert_eq!(error.to_string(), "motion, time 2: 1 does not come after 1");
         let motion = Motion {
             times: vec![0.0, 1.0],
