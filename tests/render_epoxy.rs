@@ -56,6 +56,8 @@ fn renderer_draws_through_epoxy_loaded_functions() {
         camera: front_camera(),
         ..Frame::default()
     };
+    // An empty drawable (GTK lays windows out through zero sizes) draws nothing, and fails not.
+    renderer.draw(&frame, 0, 64).unwrap();
     renderer.draw(&frame, 64, 64).unwrap();
     let gl = renderer.gl();
     let mut centre = [0u8; 4];

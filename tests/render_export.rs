@@ -140,6 +140,20 @@ fn missing_meshes_are_reported() {
     assert!(to_rayshade(&frame, &library(), WIDTH, HEIGHT).is_err());
 }
 
+#[test]
+fn non_finite_poses_are_located_errors() {
+    let mut frame = cube_frame();
+    frame
+        .objects
+        .push(object(CUBE, [0.0, f64::NAN, 0.0], [1.0; 4]));
+    let error = to_rayshade(&frame, &library(), WIDTH, HEIGHT).unwrap_err();
+    assert_eq!(error.to_string(), "object 1: pose or offset is not finite");
+    let mut frame = cube_frame();
+    frame.camera.scale = 0.0;
+    let error = to_eps(&frame, &library(), WIDTH, HEIGHT).unwrap_err();
+    assert!(error.to_string().starts_with("camera: "), "{error}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Rayshade: a checker for the part of the Rayshade 4 input grammar (Kolb's manual) that the
 // exporter may use.

@@ -292,3 +292,30 @@ fn two_targets_on_one_thread_keep_their_own_state() {
     assert_eq!(first, again);
     assert_eq!((small.width, small.height), (32, 32));
 }
+
+#[test]
+fn non_finite_input_draws_without_panicking() {
+    let mut target = target();
+    let mut frame = cube_frame();
+    frame
+        .objects
+        .push(object(CUBE, [f64::NAN, 0.0, f64::INFINITY], [1.0; 4]));
+    frame.handles.push(Handle {
+        position: Point3::new(f64::NAN, 1.0, 1.0),
+        colour: [1.0; 4],
+        highlighted: true,
+    });
+    frame.camera.scale = 0.0;
+    target.render(&frame).unwrap();
+    let mut frame = cube_frame();
+    frame
+        .objects
+        .push(object(CUBE, [f64::NAN, 0.0, 0.0], [1.0; 4]));
+    let image = target.render(&frame).unwrap();
+    assert_near(
+        rgb(&image, WIDTH / 2, HEIGHT / 2),
+        [191, 96, 64],
+        2,
+        "cube beside a NaN object",
+    );
+}

@@ -201,7 +201,8 @@ impl Renderer {
     }
 
     /// Draws `frame` into the bound framebuffer, whose drawable size is `width` × `height`
-    /// pixels. Clears colour and depth first; the framebuffer needs a depth buffer.
+    /// pixels. Clears colour and depth first; the framebuffer needs a depth buffer. An empty
+    /// drawable (a side of 0, as while a window is being laid out) draws nothing.
     pub fn draw(&mut self, frame: &Frame, width: u32, height: u32) -> Result<(), RenderError> {
         if let Some((object, o)) = frame
             .objects
@@ -213,6 +214,9 @@ impl Renderer {
                 key: o.mesh,
                 object,
             });
+        }
+        if width == 0 || height == 0 {
+            return Ok(());
         }
         let viewport = Viewport::new(f64::from(width), f64::from(height));
         let camera = &frame.camera;

@@ -44,16 +44,45 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// Each object of `frame` with its mesh, or the first object whose mesh is missing.
+/// Each object of `frame` with its mesh; an error for the first object whose mesh is
+/// missing or whose placement is not finite, or for a camera that is not finite.
 fn posed_meshes<'a>(
     frame: &'a Frame,
     meshes: &'a MeshLibrary,
 ) -> Result<Vec<(&'a Object, &'a Mesh)>, ExportError> {
+    let camera = &frame.camera;
+    let camera_values = camera
+        .translation
+        .iter()
+        .chain(camera.rotation.coords.iter())
+        .chain(camera.centre.coords.iter())
+        .chain([&camera.scale, &camera.fov_y]);
+    if !camera_values.copied().all(f64::is_finite) || camera.scale <= 0.0 {
+        return Err(ExportError::Invalid {
+            location: "camera".into(),
+            problem:
+                "position, rotation, centre and field of view must be finite and the scale positive"
+                    .into(),
+        });
+    }
     frame
         .objects
         .iter()
         .enumerate()
         .map(|(index, object)| {
+            let placement = object.placement();
+            let finite = placement
+                .translation
+                .vector
+                .iter()
+                .chain(placement.rotation.coords.iter())
+                .all(|x| x.is_finite());
+            if !finite {
+                return Err(ExportError::Invalid {
+                    location: format!("object {index}"),
+                    problem: "pose or offset is not finite".into(),
+                });
+            }
             meshes
                 .get(object.mesh)
                 .map(|mesh| (object, mesh))
