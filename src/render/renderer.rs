@@ -58,7 +58,7 @@ impl fmt::Display for RenderError {
 
 impl std::error::Error for RenderError {}
 
-/// One instance of a mesh: its model matrix (column-major) and colour. `repr(C)` with only
+/// One instance of a mesh: its model-view matrix (column-major) and colour. `repr(C)` with only
 /// `f32` fields, so it is uploaded as is.
 #[derive(Debug, Clone, Copy)]
 #[repr(C)]
@@ -221,29 +221,20 @@ impl Renderer {
         let viewport = Viewport::new(f64::from(width), f64::from(height));
         let camera = &frame.camera;
         let (near, far) = camera.clip_range(&self.bounding_spheres(frame));
-        let view = camera.view_matrix();
         let projection = camera.projection_matrix(viewport.aspect(), near, far);
-        let pixel = PixelScale::new(camera, &viewport);
+        let eye = Eye::new(camera, &viewport);
 
         let mut batches = Vec::new();
         self.instances.clear();
-        let (objects, outlines) = self.object_batches(frame, &mut batches);
-        let markers = self.push_batch(
-            &mut batches,
-            MeshRef::Sphere,
-            marker_instances(frame, &pixel),
-        );
+        let (objects, outlines) = self.object_batches(frame, &eye, &mut batches);
+        let markers = self.push_batch(&mut batches, MeshRef::Sphere, marker_instances(frame, &eye));
         let arrowheads = self.push_batch(
             &mut batches,
             MeshRef::Arrowhead,
-            arrowhead_instances(frame, &pixel),
+            arrowhead_instances(frame, &eye),
         );
-        let handles = self.push_batch(
-            &mut batches,
-            MeshRef::Sphere,
-            handle_instances(frame, &pixel),
-        );
-        self.fill_lines(frame, &pixel);
+        let handles = self.push_batch(&mut batches, MeshRef::Sphere, handle_instances(frame, &eye));
+        self.fill_lines(frame, &eye);
 
         // SAFETY: the context is current (type invariant); all buffers and arrays bound here
         // belong to this renderer, and each draw reads only the uploaded ranges.
@@ -271,7 +262,7 @@ impl Renderer {
                 as_bytes(&self.instances),
                 glow::STREAM_DRAW,
             );
-            self.use_mesh_program(frame, &view, &projection);
+            self.use_mesh_program(frame, &projection);
 
             let object_primitive = if frame.wireframe {
                 gl.disable(glow::CULL_FACE);
@@ -293,7 +284,7 @@ impl Renderer {
             self.draw_batches(&batches[markers], Primitive::Triangles);
             self.draw_batches(&batches[arrowheads], Primitive::Triangles);
 
-            self.draw_lines(&view, &projection);
+            self.draw_lines(&eye.view, &projection);
 
             // Handles always show: they are drawn over a cleared depth buffer.
             gl.clear(glow::DEPTH_BUFFER_BIT);
@@ -317,6 +308,7 @@ impl Renderer {
     fn object_batches(
         &mut self,
         frame: &Frame,
+        eye: &Eye,
         batches: &mut Vec<Batch>,
     ) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
         let mut keyed = std::mem::take(&mut self.keyed);
@@ -327,9 +319,14 @@ impl Renderer {
             } else {
                 o.colour
             };
-            (o.mesh, instance(&o.placement().to_homogeneous(), colour))
+            (
+                o.mesh,
+                eye.instance(&o.placement().to_homogeneous(), colour),
+            )
         }));
-        keyed.sort_by_key(|(key, _)| *key);
+        // Grouped by mesh, and near to far within a group so that hidden fragments fail the
+        // depth test before they are shaded.
+        keyed.sort_by(|(a, i), (b, j)| a.cmp(b).then(j.model[14].total_cmp(&i.model[14])));
         let start = batches.len();
         self.push_keyed(batches, &keyed);
         let middle = batches.len();
@@ -337,7 +334,7 @@ impl Renderer {
         keyed.extend(frame.objects.iter().filter(|o| o.selected).map(|o| {
             (
                 o.mesh,
-                instance(&o.placement().to_homogeneous(), SELECTION_OUTLINE),
+                eye.instance(&o.placement().to_homogeneous(), SELECTION_OUTLINE),
             )
         }));
         keyed.sort_by_key(|(key, _)| *key);
@@ -378,7 +375,7 @@ impl Renderer {
     }
 
     /// Collects the line segments: links, arrow shafts, trajectories and the grid.
-    fn fill_lines(&mut self, frame: &Frame, pixel: &PixelScale) {
+    fn fill_lines(&mut self, frame: &Frame, eye: &Eye) {
         let lines = &mut self.lines;
         lines.clear();
         let mut segment = |a: &Point3<f64>, b: &Point3<f64>, colour: Rgba| {
@@ -400,7 +397,7 @@ impl Renderer {
             segment(&line.from, &line.to, line.colour);
         }
         for arrow in &frame.arrows {
-            if let Some(head) = arrowhead(arrow.origin, arrow.vector, pixel) {
+            if let Some(head) = arrowhead(arrow.origin, arrow.vector, eye) {
                 segment(&arrow.origin, &head.base, arrow.colour);
             }
         }
@@ -412,16 +409,10 @@ impl Renderer {
     }
 
     /// Selects the mesh program and sets the per-frame uniforms: matrices and eye-space lights.
-    unsafe fn use_mesh_program(
-        &self,
-        frame: &Frame,
-        view: &Matrix4<f64>,
-        projection: &Matrix4<f64>,
-    ) {
+    unsafe fn use_mesh_program(&self, frame: &Frame, projection: &Matrix4<f64>) {
         let gl = &self.gl;
         let p = &self.mesh_program;
         gl.use_program(Some(p.program));
-        gl.uniform_matrix_4_f32_slice(p.view.as_ref(), false, &matrix_f32(view));
         gl.uniform_matrix_4_f32_slice(p.projection.as_ref(), false, &matrix_f32(projection));
         gl.uniform_1_f32(p.depth_bias.as_ref(), 0.0);
         gl.uniform_1_i32(p.lit.as_ref(), 1);
@@ -514,17 +505,31 @@ impl Drop for Renderer {
     }
 }
 
-/// Converts screen sizes in pixels to world lengths at a point's depth.
-struct PixelScale<'a> {
+/// The view of one frame: turns models into instances (with their model-view matrix) and
+/// screen sizes in pixels into world lengths.
+struct Eye<'a> {
     camera: &'a Camera,
+    view: Matrix4<f64>,
     /// Eye units per pixel at unit depth.
     per_pixel: f64,
 }
 
-impl<'a> PixelScale<'a> {
+impl<'a> Eye<'a> {
     fn new(camera: &'a Camera, viewport: &Viewport) -> Self {
         let per_pixel = 2.0 * (camera.fov_y / 2.0).tan() / viewport.height.max(1.0);
-        PixelScale { camera, per_pixel }
+        Eye {
+            camera,
+            view: camera.view_matrix(),
+            per_pixel,
+        }
+    }
+
+    /// An instance of a mesh placed by `model` in the world.
+    fn instance(&self, model: &Matrix4<f64>, colour: Rgba) -> Instance {
+        Instance {
+            model: matrix_f32(&(self.view * model)),
+            colour,
+        }
     }
 
     /// The world length that `pixels` covers at `p`.
@@ -541,13 +546,13 @@ struct ArrowHead {
     length: f64,
 }
 
-fn arrowhead(origin: Point3<f64>, vector: Vector3<f64>, pixel: &PixelScale) -> Option<ArrowHead> {
+fn arrowhead(origin: Point3<f64>, vector: Vector3<f64>, eye: &Eye) -> Option<ArrowHead> {
     let length = vector.norm();
     if length <= f64::EPSILON || !length.is_finite() {
         return None;
     }
     let tip = origin + vector;
-    let head = pixel.world_length(&tip, ARROWHEAD_PIXELS).min(length / 2.0);
+    let head = eye.world_length(&tip, ARROWHEAD_PIXELS).min(length / 2.0);
     let direction = vector / length;
     Some(ArrowHead {
         base: tip - direction * head,
@@ -556,12 +561,12 @@ fn arrowhead(origin: Point3<f64>, vector: Vector3<f64>, pixel: &PixelScale) -> O
     })
 }
 
-fn arrowhead_instances(frame: &Frame, pixel: &PixelScale) -> Vec<Instance> {
+fn arrowhead_instances(frame: &Frame, eye: &Eye) -> Vec<Instance> {
     frame
         .arrows
         .iter()
         .filter_map(|arrow| {
-            let head = arrowhead(arrow.origin, arrow.vector, pixel)?;
+            let head = arrowhead(arrow.origin, arrow.vector, eye)?;
             let turn = UnitQuaternion::rotation_between(&Vector3::z(), &head.direction)
                 .unwrap_or_else(|| {
                     UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI)
@@ -569,12 +574,12 @@ fn arrowhead_instances(frame: &Frame, pixel: &PixelScale) -> Vec<Instance> {
             let model = Translation3::from(head.base.coords).to_homogeneous()
                 * turn.to_homogeneous()
                 * Matrix4::new_scaling(head.length);
-            Some(instance(&model, arrow.colour))
+            Some(eye.instance(&model, arrow.colour))
         })
         .collect()
 }
 
-fn handle_instances(frame: &Frame, pixel: &PixelScale) -> Vec<Instance> {
+fn handle_instances(frame: &Frame, eye: &Eye) -> Vec<Instance> {
     frame
         .handles
         .iter()
@@ -587,30 +592,28 @@ fn handle_instances(frame: &Frame, pixel: &PixelScale) -> Vec<Instance> {
             } else {
                 (f64::from(frame.handle_radius), h.colour)
             };
-            sphere_instance(&h.position, pixel.world_length(&h.position, pixels), colour)
+            sphere_instance(
+                eye,
+                &h.position,
+                eye.world_length(&h.position, pixels),
+                colour,
+            )
         })
         .collect()
 }
 
-fn marker_instances(frame: &Frame, pixel: &PixelScale) -> Vec<Instance> {
+fn marker_instances(frame: &Frame, eye: &Eye) -> Vec<Instance> {
     frame
         .polylines
         .iter()
         .flat_map(|p| p.control_points.iter().map(move |c| (c, p.colour)))
-        .map(|(c, colour)| sphere_instance(c, pixel.world_length(c, MARKER_PIXELS), colour))
+        .map(|(c, colour)| sphere_instance(eye, c, eye.world_length(c, MARKER_PIXELS), colour))
         .collect()
 }
 
-fn sphere_instance(centre: &Point3<f64>, radius: f64, colour: Rgba) -> Instance {
+fn sphere_instance(eye: &Eye, centre: &Point3<f64>, radius: f64, colour: Rgba) -> Instance {
     let model = Translation3::from(centre.coords).to_homogeneous() * Matrix4::new_scaling(radius);
-    instance(&model, colour)
-}
-
-fn instance(model: &Matrix4<f64>, colour: Rgba) -> Instance {
-    Instance {
-        model: matrix_f32(model),
-        colour,
-    }
+    eye.instance(&model, colour)
 }
 
 /// A light as the shader wants it: eye-space position (w = 1) or direction towards the light

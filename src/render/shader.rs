@@ -31,7 +31,7 @@ pub const MAX_LIGHTS: usize = super::frame::Frame::MAX_LIGHTS;
 pub mod attribute {
     pub const POSITION: u32 = 0;
     pub const NORMAL: u32 = 1;
-    /// Four consecutive locations holding the columns of the instance's model matrix.
+    /// Four consecutive locations holding the columns of the instance's model-view matrix.
     pub const MODEL: u32 = 2;
     pub const INSTANCE_COLOUR: u32 = 6;
     /// Per-vertex colour of the line program.
@@ -46,14 +46,14 @@ layout(location = 3) in vec4 a_model1;
 layout(location = 4) in vec4 a_model2;
 layout(location = 5) in vec4 a_model3;
 layout(location = 6) in vec4 a_colour;
-uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform float u_depth_bias;
 out vec3 v_normal;
 out vec3 v_eye;
 out vec4 v_colour;
 void main() {
-    mat4 model_view = u_view * mat4(a_model0, a_model1, a_model2, a_model3);
+    // Instances carry their model-view matrix, composed on the CPU in double precision.
+    mat4 model_view = mat4(a_model0, a_model1, a_model2, a_model3);
     vec4 eye = model_view * vec4(a_position, 1.0);
     v_eye = eye.xyz;
     // Models are rigid motions with uniform scale, so the upper 3x3 turns normals correctly
@@ -113,7 +113,6 @@ void main() {
 /// The instanced mesh program and its uniforms.
 pub struct MeshProgram {
     pub program: glow::Program,
-    pub view: Option<glow::UniformLocation>,
     pub projection: Option<glow::UniformLocation>,
     pub depth_bias: Option<glow::UniformLocation>,
     pub lit: Option<glow::UniformLocation>,
@@ -133,7 +132,6 @@ impl MeshProgram {
         let uniform = |name| gl.get_uniform_location(program, name);
         Ok(MeshProgram {
             program,
-            view: uniform("u_view"),
             projection: uniform("u_projection"),
             depth_bias: uniform("u_depth_bias"),
             lit: uniform("u_lit"),
