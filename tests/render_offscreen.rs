@@ -7,6 +7,7 @@ use asgard::render::frame::{Frame, Handle, Light, Line};
 use asgard::render::image::{write_png, RgbaImage};
 use asgard::render::offscreen::{OffscreenError, OffscreenTarget};
 use asgard::render::renderer::RenderError;
+use asgard::render::shader::ShaderDialect;
 use nalgebra::{Point3, Unit, Vector3};
 use render_support::*;
 
@@ -19,18 +20,11 @@ fn target() -> OffscreenTarget {
     target
 }
 
+/// Keeps a picture under target/tmp/render/offscreen/ for people to look at.
 fn save(image: &RgbaImage, name: &str) {
-    let dir = PathBufExt::dir();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render/offscreen");
+    std::fs::create_dir_all(&dir).unwrap();
     write_png(&dir.join(format!("{name}.png")), image).unwrap();
-}
-
-struct PathBufExt;
-impl PathBufExt {
-    fn dir() -> std::path::PathBuf {
-        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render/offscreen");
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 }
 
 fn rgb(image: &RgbaImage, x: u32, y: u32) -> [i32; 3] {
@@ -317,5 +311,33 @@ fn non_finite_input_draws_without_panicking() {
         [191, 96, 64],
         2,
         "cube beside a NaN object",
+    );
+}
+
+#[test]
+fn the_same_shaders_draw_the_same_picture_on_opengl_es() {
+    let mut es = OffscreenTarget::with_dialect(WIDTH, HEIGHT, ShaderDialect::Gles30)
+        .expect("off-screen OpenGL ES 3.0 context");
+    es.upload_missing(&library()).unwrap();
+    let image = es.render(&cube_frame()).unwrap();
+    assert_near(
+        rgb(&image, WIDTH / 2, HEIGHT / 2),
+        [191, 96, 64],
+        2,
+        "front face on ES",
+    );
+    let frame = showcase();
+    let on_es = es.render(&frame).unwrap();
+    save(&on_es, "showcase-gles");
+    let on_gl = target().render(&frame).unwrap();
+    let differing = on_es
+        .pixels
+        .chunks_exact(4)
+        .zip(on_gl.pixels.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    assert!(
+        differing < 50,
+        "{differing} pixels differ between OpenGL and OpenGL ES"
     );
 }

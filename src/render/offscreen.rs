@@ -2,8 +2,8 @@
 //!
 //! Used by the slave process for embedded renditions and by batch export. Works with no X
 //! server and no `DISPLAY`: the display comes from Mesa's surfaceless platform, the context is
-//! OpenGL 3.3 core with no surface, and drawing goes to a framebuffer object with colour and
-//! depth renderbuffers that is read back after each frame.
+//! OpenGL 3.3 core (or OpenGL ES 3.0 on request) with no surface, and drawing goes to a
+//! framebuffer object with colour and depth renderbuffers that is read back after each frame.
 
 use super::frame::Frame;
 use super::image::RgbaImage;
@@ -65,6 +65,47 @@ impl From<RenderError> for OffscreenError {
 
 type Egl = egl::DynamicInstance<egl::EGL1_5>;
 
+/// What EGL needs to know to make a context for one shader dialect.
+struct Api {
+    name: &'static str,
+    api: egl::Enum,
+    renderable_bit: egl::Int,
+    context_attributes: &'static [egl::Int],
+}
+
+impl Api {
+    fn of(dialect: ShaderDialect) -> Api {
+        match dialect {
+            ShaderDialect::Gl33Core => Api {
+                name: "OpenGL 3.3 core",
+                api: egl::OPENGL_API,
+                renderable_bit: egl::OPENGL_BIT,
+                context_attributes: &[
+                    egl::CONTEXT_MAJOR_VERSION,
+                    3,
+                    egl::CONTEXT_MINOR_VERSION,
+                    3,
+                    egl::CONTEXT_OPENGL_PROFILE_MASK,
+                    egl::CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                    egl::NONE,
+                ],
+            },
+            ShaderDialect::Gles30 => Api {
+                name: "OpenGL ES 3.0",
+                api: egl::OPENGL_ES_API,
+                renderable_bit: egl::OPENGL_ES3_BIT,
+                context_attributes: &[
+                    egl::CONTEXT_MAJOR_VERSION,
+                    3,
+                    egl::CONTEXT_MINOR_VERSION,
+                    0,
+                    egl::NONE,
+                ],
+            },
+        }
+    }
+}
+
 /// A framebuffer object with colour and depth renderbuffers.
 struct Target {
     framebuffer: glow::Framebuffer,
@@ -78,6 +119,8 @@ struct Target {
 /// can be used from one thread; a target stays on the thread that created it.
 pub struct OffscreenTarget {
     egl: Egl,
+    /// The EGL client API of the context (OpenGL or OpenGL ES).
+    api: egl::Enum,
     display: egl::Display,
     context: egl::Context,
     /// `None` only while dropping, so the renderer is deleted while its context is current.
@@ -90,6 +133,17 @@ pub struct OffscreenTarget {
 impl OffscreenTarget {
     /// Creates a surfaceless OpenGL 3.3 core context and a `width` × `height` framebuffer.
     pub fn new(width: u32, height: u32) -> Result<OffscreenTarget, OffscreenError> {
+        Self::with_dialect(width, height, ShaderDialect::Gl33Core)
+    }
+
+    /// Like [`OffscreenTarget::new`], with a context of the API that `dialect` names: OpenGL
+    /// 3.3 core or OpenGL ES 3.0 (the API GTK may pick for a `GLArea`).
+    pub fn with_dialect(
+        width: u32,
+        height: u32,
+        dialect: ShaderDialect,
+    ) -> Result<OffscreenTarget, OffscreenError> {
+        let api = Api::of(dialect);
         // SAFETY: libEGL is the system's EGL implementation; the instance keeps it loaded.
         let egl =
             unsafe { Egl::load_required() }.map_err(|e| OffscreenError::LoadEgl(e.to_string()))?;
@@ -114,7 +168,7 @@ impl OffscreenTarget {
             egl::SURFACE_TYPE,
             0,
             egl::RENDERABLE_TYPE,
-            egl::OPENGL_BIT,
+            api.renderable_bit,
             egl::NONE,
         ];
         let config = egl
@@ -122,22 +176,13 @@ impl OffscreenTarget {
             .map_err(egl_error("choosing a config"))?
             .ok_or(OffscreenError::Egl {
                 step: "choosing a config",
-                error: "no OpenGL config without surfaces".into(),
+                error: format!("no {} config without surfaces", api.name),
             })?;
-        egl.bind_api(egl::OPENGL_API)
-            .map_err(egl_error("binding OpenGL"))?;
-        let context_attributes = [
-            egl::CONTEXT_MAJOR_VERSION,
-            3,
-            egl::CONTEXT_MINOR_VERSION,
-            3,
-            egl::CONTEXT_OPENGL_PROFILE_MASK,
-            egl::CONTEXT_OPENGL_CORE_PROFILE_BIT,
-            egl::NONE,
-        ];
+        egl.bind_api(api.api)
+            .map_err(egl_error("binding the client API"))?;
         let context = egl
-            .create_context(display, config, None, &context_attributes)
-            .map_err(egl_error("creating a 3.3 core context"))?;
+            .create_context(display, config, None, api.context_attributes)
+            .map_err(egl_error("creating the context"))?;
         egl.make_current(display, None, None, Some(context))
             .map_err(egl_error("making the context current"))?;
         // SAFETY: the context is current; EGL returns entry points for it (null when absent).
@@ -147,7 +192,7 @@ impl OffscreenTarget {
                     .map_or(std::ptr::null(), |f| f as *const std::ffi::c_void)
             })
         };
-        let set_up = Renderer::new(gl, ShaderDialect::Gl33Core)
+        let set_up = Renderer::new(gl, dialect)
             .map_err(OffscreenError::from)
             .and_then(|renderer| {
                 // SAFETY: the context is current.
@@ -160,6 +205,7 @@ impl OffscreenTarget {
         match set_up {
             Ok((renderer, target)) => Ok(OffscreenTarget {
                 egl,
+                api: api.api,
                 display,
                 context,
                 renderer: Some(renderer),
@@ -177,6 +223,12 @@ impl OffscreenTarget {
 
     /// Makes this target's context current on the calling thread.
     pub fn make_current(&self) -> Result<(), OffscreenError> {
+        self.egl
+            .bind_api(self.api)
+            .map_err(|error| OffscreenError::Egl {
+                step: "binding the client API",
+                error: error.to_string(),
+            })?;
         self.egl
             .make_current(self.display, None, None, Some(self.context))
             .map_err(|error| OffscreenError::Egl {
