@@ -1,0 +1,639 @@
+//! Exports: the PostScript renders through ghostscript, every glTF passes the Khronos
+//! validator, and the Rayshade file follows the Rayshade 4 grammar. Files stay under
+//! target/tmp/render/export-*/.
+
+mod render_support;
+
+use asgard::render::export::gltf::{self, Body, Motion, Part};
+use asgard::render::export::postscript::to_eps;
+use asgard::render::export::rayshade::to_rayshade;
+use asgard::render::export::ExportError;
+use asgard::render::frame::Frame;
+use asgard::render::mesh::MeshKey;
+use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use render_support::*;
+use std::path::Path;
+use std::process::Command;
+
+const WIDTH: u32 = 320;
+const HEIGHT: u32 = 240;
+
+/// Renders an EPS file with ghostscript and returns the picture's RGB rows.
+fn ghostscript(eps: &Path, png: &Path) -> (u32, u32, Vec<u8>) {
+    let output = Command::new("gs")
+        .args([
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dEPSCrop",
+            "-sDEVICE=png16m",
+            "-r72",
+        ])
+        .arg(format!("-sOutputFile={}", png.display()))
+        .arg(eps)
+        .output()
+        .expect("ghostscript (gs) runs");
+    assert!(
+        output.status.success(),
+        "gs failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "gs complained: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut reader = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()))
+        .read_info()
+        .unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buffer).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buffer.truncate(info.buffer_size());
+    (info.width, info.height, buffer)
+}
+
+fn rgb_at(pixels: &[u8], width: u32, x: u32, y: u32) -> [u8; 3] {
+    let i = 3 * (y * width + x) as usize;
+    [pixels[i], pixels[i + 1], pixels[i + 2]]
+}
+
+#[test]
+fn postscript_is_epsf_and_renders_through_ghostscript() {
+    let dir = output_dir("export-postscript");
+    let eps = to_eps(&showcase(), &library(), WIDTH, HEIGHT).unwrap();
+    let mut lines = eps.lines();
+    assert_eq!(lines.next(), Some("%!PS-Adobe-3.0 EPSF-3.0"));
+    assert_eq!(lines.next(), Some("%%BoundingBox: 0 0 320 240"));
+    assert!(eps.trim_end().ends_with("%%EOF"));
+    let path = dir.join("showcase.eps");
+    std::fs::write(&path, &eps).unwrap();
+    let (width, height, pixels) = ghostscript(&path, &dir.join("showcase.png"));
+    assert_eq!((width, height), (WIDTH, HEIGHT));
+    let colours: std::collections::HashSet<&[u8]> = pixels.chunks_exact(3).collect();
+    assert!(
+        colours.len() > 20,
+        "picture is nearly empty: {} colours",
+        colours.len()
+    );
+
+    let mut wire = showcase();
+    wire.wireframe = true;
+    let path = dir.join("showcase-wireframe.eps");
+    std::fs::write(&path, to_eps(&wire, &library(), WIDTH, HEIGHT).unwrap()).unwrap();
+    ghostscript(&path, &dir.join("showcase-wireframe.png"));
+}
+
+fn cube_frame() -> Frame {
+    Frame {
+        objects: vec![object(CUBE, [0.0, 0.0, 0.0], [0.6, 0.3, 0.2, 1.0])],
+        camera: front_camera(),
+        background: [1.0, 1.0, 1.0, 1.0],
+        ..Frame::default()
+    }
+}
+
+#[test]
+fn back_faces_are_culled() {
+    let eps = to_eps(&cube_frame(), &library(), WIDTH, HEIGHT).unwrap();
+    // Seen head on, only the front face of the cube faces the eye.
+    assert_eq!(eps.matches(" face\n").count(), 1);
+    let mut wire = cube_frame();
+    wire.wireframe = true;
+    let eps = to_eps(&wire, &library(), WIDTH, HEIGHT).unwrap();
+    assert_eq!(eps.matches(" edge\n").count(), 6);
+}
+
+#[test]
+fn nearer_faces_cover_farther_ones() {
+    let dir = output_dir("export-painter");
+    let mut frame = cube_frame();
+    // A blue cube in front of the red one, listed first so that drawing order alone would
+    // put it underneath.
+    frame
+        .objects
+        .insert(0, object(CUBE, [0.3, 0.0, 1.5], [0.1, 0.2, 0.8, 1.0]));
+    let path = dir.join("two-cubes.eps");
+    std::fs::write(&path, to_eps(&frame, &library(), WIDTH, HEIGHT).unwrap()).unwrap();
+    let (width, _, pixels) = ghostscript(&path, &dir.join("two-cubes.png"));
+    let [r, g, b] = rgb_at(&pixels, width, WIDTH / 2 + 5, HEIGHT / 2);
+    assert!(
+        b > 150 && r < 60 && g < 80,
+        "overlap shows {:?}, not the near blue cube",
+        [r, g, b]
+    );
+}
+
+#[test]
+fn missing_meshes_are_reported() {
+    let mut frame = cube_frame();
+    frame.objects[0].mesh = MeshKey(99);
+    let error = to_eps(&frame, &library(), WIDTH, HEIGHT).unwrap_err();
+    assert!(matches!(
+        error,
+        ExportError::MissingMesh {
+            key: MeshKey(99),
+            object: 0
+        }
+    ));
+    assert!(to_rayshade(&frame, &library(), WIDTH, HEIGHT).is_err());
+}
+
+#[test]
+fn non_finite_poses_are_located_errors() {
+    let mut frame = cube_frame();
+    frame
+        .objects
+        .push(object(CUBE, [0.0, f64::NAN, 0.0], [1.0; 4]));
+    let error = to_rayshade(&frame, &library(), WIDTH, HEIGHT).unwrap_err();
+    assert_eq!(error.to_string(), "object 1: pose or offset is not finite");
+    let mut frame = cube_frame();
+    frame.camera.scale = 0.0;
+    let error = to_eps(&frame, &library(), WIDTH, HEIGHT).unwrap_err();
+    assert!(error.to_string().starts_with("camera: "), "{error}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Rayshade: a checker for the part of the Rayshade 4 input grammar (Kolb's manual) that the
+// exporter may use.
+
+struct Checker<'a> {
+    tokens: Vec<&'a str>,
+    at: usize,
+    surfaces: Vec<&'a str>,
+    counts: std::collections::BTreeMap<&'static str, usize>,
+}
+
+const KEYWORDS: &[&str] = &[
+    "screen",
+    "eyep",
+    "lookp",
+    "up",
+    "fov",
+    "background",
+    "light",
+    "surface",
+    "sphere",
+    "polygon",
+    "list",
+    "end",
+    "translate",
+    "rotate",
+    "scale",
+    "ambient",
+    "diffuse",
+    "specular",
+    "specpow",
+    "reflect",
+    "transp",
+    "body",
+    "index",
+    "point",
+    "directional",
+];
+
+fn is_number(token: &str) -> bool {
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    let (mantissa, exponent) = match digits.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix('-').unwrap_or(e))),
+        None => (digits, None),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    !(whole.is_empty() && fraction.is_empty())
+        && whole
+            .chars()
+            .chain(fraction.chars())
+            .all(|c| c.is_ascii_digit())
+        && exponent.is_none_or(|e| !e.is_empty() && e.chars().all(|c| c.is_ascii_digit()))
+}
+
+impl<'a> Checker<'a> {
+    fn new(text: &'a str) -> Self {
+        // Comments are C style; the exporter only writes them on lines of their own.
+        let tokens = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("/*"))
+            .flat_map(str::split_whitespace)
+            .collect();
+        Checker {
+            tokens,
+            at: 0,
+            surfaces: Vec::new(),
+            counts: Default::default(),
+        }
+    }
+
+    fn fail(&self, expected: &str) -> String {
+        format!(
+            "token {} ({:?}): expected {expected}",
+            self.at,
+            self.tokens.get(self.at)
+        )
+    }
+
+    fn peek(&self) -> Option<&'a str> {
+        self.tokens.get(self.at).copied()
+    }
+
+    fn keyword(&mut self, word: &str) -> bool {
+        if self.peek() == Some(word) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn numbers(&mut self, count: usize, what: &str) -> Result<Vec<f64>, String> {
+        (0..count)
+            .map(|_| match self.peek() {
+                Some(t) if is_number(t) => {
+                    self.at += 1;
+                    Ok(t.parse().unwrap())
+                }
+                _ => Err(self.fail(what)),
+            })
+            .collect()
+    }
+
+    /// Numbers up to the next non-number.
+    fn number_run(&mut self) -> Vec<f64> {
+        let mut values = Vec::new();
+        while let Some(t) = self.peek().filter(|t| is_number(t)) {
+            values.push(t.parse().unwrap());
+            self.at += 1;
+        }
+        values
+    }
+
+    fn name(&mut self) -> Result<&'a str, String> {
+        match self.peek() {
+            Some(t)
+                if !is_number(t)
+                    && !KEYWORDS.contains(&t)
+                    && t.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                    && t.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "/-_.".contains(c)) =>
+            {
+                self.at += 1;
+                Ok(t)
+            }
+            _ => Err(self.fail("a name")),
+        }
+    }
+
+    fn optional_surface(&mut self) -> Result<(), String> {
+        if let Some(t) = self
+            .peek()
+            .filter(|t| !is_number(t) && !KEYWORDS.contains(t))
+        {
+            if !self.surfaces.contains(&t) {
+                return Err(self.fail("a defined surface"));
+            }
+            self.at += 1;
+        }
+        Ok(())
+    }
+
+    fn file(&mut self) -> Result<(), String> {
+        while self.peek().is_some() {
+            self.item()?;
+        }
+        Ok(())
+    }
+
+    fn item(&mut self) -> Result<(), String> {
+        if self.keyword("screen") {
+            self.numbers(2, "screen width and height")?;
+        } else if self.keyword("eyep") || self.keyword("lookp") || self.keyword("up") {
+            self.numbers(3, "a point or vector")?;
+        } else if self.keyword("fov") {
+            let angles = self.number_run();
+            if angles.is_empty()
+                || angles.len() > 2
+                || angles.iter().any(|a| *a <= 0.0 || *a >= 180.0)
+            {
+                return Err(self.fail("one or two field-of-view angles in degrees"));
+            }
+        } else if self.keyword("background") {
+            self.numbers(3, "a colour")?;
+        } else if self.keyword("light") {
+            let intensity = self.number_run();
+            if intensity.len() != 1 && intensity.len() != 3 {
+                return Err(self.fail("a light intensity (1 or 3 numbers)"));
+            }
+            if self.keyword("point") || self.keyword("directional") {
+                self.numbers(3, "a light position or direction")?;
+            } else if !self.keyword("ambient") {
+                return Err(self.fail("a light type"));
+            }
+            *self.counts.entry("light").or_default() += 1;
+        } else if self.keyword("surface") {
+            let name = self.name()?;
+            self.surfaces.push(name);
+            loop {
+                if ["ambient", "diffuse", "specular", "body"]
+                    .iter()
+                    .any(|k| self.keyword(k))
+                {
+                    self.numbers(3, "a surface colour")?;
+                } else if ["specpow", "reflect", "transp", "index"]
+                    .iter()
+                    .any(|k| self.keyword(k))
+                {
+                    self.numbers(1, "a surface value")?;
+                } else {
+                    break;
+                }
+            }
+        } else {
+            self.object()?;
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<(), String> {
+        if self.keyword("sphere") {
+            self.optional_surface()?;
+            let values = self.numbers(4, "sphere radius and centre")?;
+            if values[0] <= 0.0 {
+                return Err(self.fail("a positive radius"));
+            }
+            *self.counts.entry("sphere").or_default() += 1;
+        } else if self.keyword("polygon") {
+            self.optional_surface()?;
+            let values = self.number_run();
+            if values.len() < 9 || values.len() % 3 != 0 {
+                return Err(self.fail("three or more polygon vertices"));
+            }
+            *self.counts.entry("polygon").or_default() += 1;
+        } else if self.keyword("list") {
+            while !self.keyword("end") {
+                if self.peek().is_none() {
+                    return Err(self.fail("end"));
+                }
+                self.object()?;
+            }
+            *self.counts.entry("list").or_default() += 1;
+        } else {
+            return Err(self.fail("an object"));
+        }
+        loop {
+            if self.keyword("translate") || self.keyword("scale") {
+                self.numbers(3, "a vector")?;
+            } else if self.keyword("rotate") {
+                self.numbers(4, "a rotation axis and angle")?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[test]
+fn rayshade_file_follows_the_rayshade_4_grammar() {
+    let dir = output_dir("export-rayshade");
+    let text = to_rayshade(&showcase(), &library(), WIDTH, HEIGHT).unwrap();
+    std::fs::write(dir.join("showcase.ray"), &text).unwrap();
+    let mut checker = Checker::new(&text);
+    checker.file().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // The showcase has a cube and a wedge (lists of 6 and 5 polygons), one ball, two lights
+    // and three colours.
+    assert_eq!(checker.counts.get("list"), Some(&2));
+    assert_eq!(checker.counts.get("polygon"), Some(&11));
+    assert_eq!(checker.counts.get("sphere"), Some(&1));
+    assert_eq!(checker.counts.get("light"), Some(&2));
+    assert_eq!(checker.surfaces.len(), 3);
+    // A broken file is caught, so the checker can fail.
+    let broken = text.replacen("sphere colour", "sphere nosuchsurface", 1);
+    assert!(Checker::new(&broken).file().is_err());
+}
+
+#[test]
+fn rayshade_camera_matches_the_view() {
+    let frame = cube_frame();
+    let text = to_rayshade(&frame, &library(), 400, 200).unwrap();
+    let line = |key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{key} ")))
+            .unwrap()
+            .split_whitespace()
+            .skip(1)
+            .map_while(|t| t.parse::<f64>().ok())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(line("eyep"), vec![0.0, 0.0, 6.0]);
+    assert_eq!(line("lookp"), vec![0.0, 0.0, 0.0]);
+    assert_eq!(line("up"), vec![0.0, 1.0, 0.0]);
+    let fov = line("fov");
+    assert!((fov[1] - 40.0).abs() < 1e-9);
+    // Twice as wide as high: tan(h/2) = 2 tan(v/2).
+    assert!(((fov[0] / 2.0).to_radians().tan() - 2.0 * 20f64.to_radians().tan()).abs() < 1e-6);
+    // The default light shines into the screen, so it comes from the eye's side: +z.
+    assert_eq!(line("light"), vec![1.0, 1.0, 1.0]);
+    assert!(text.contains("directional 0 0 1"));
+}
+
+// ---------------------------------------------------------------------------------------
+// glTF
+
+fn validator_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gltf-validator")
+}
+
+/// Installs the Khronos glTF validator from npm when it is not there yet; fails if it cannot.
+fn ensure_validator() -> std::path::PathBuf {
+    let dir = validator_dir();
+    let module = dir.join("node_modules/gltf-validator");
+    if !module.join("package.json").exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+        let output = Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&dir)
+            .arg("gltf-validator@2.0.0-dev.3.10")
+            .output()
+            .expect("npm runs (install Node.js and npm)");
+        assert!(
+            output.status.success(),
+            "npm could not install gltf-validator: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    module
+}
+
+/// The validator's report as JSON.
+fn validate(module: &Path, file: &Path) -> serde_json::Value {
+    let script = "const v = require(process.argv[1]); const fs = require('fs');\
+        const data = new Uint8Array(fs.readFileSync(process.argv[2]));\
+        v.validateBytes(data, { uri: process.argv[2], maxIssues: 200 })\
+         .then(r => console.log(JSON.stringify(r)))\
+         .catch(e => { console.error(String(e)); process.exit(2); });";
+    let output = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(module)
+        .arg(file)
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "validator failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The showcase's bodies swinging for two seconds, sampled 25 times.
+fn swinging_bodies() -> (Vec<Body>, Motion) {
+    let frame = showcase();
+    let arm = &frame.objects[0];
+    let tip = &frame.objects[1];
+    let ball = &frame.objects[2];
+    let bodies = vec![
+        Body {
+            name: "pendulum".into(),
+            parts: vec![
+                Part {
+                    mesh: arm.mesh,
+                    offset: arm.offset,
+                    colour: arm.colour,
+                },
+                Part {
+                    mesh: tip.mesh,
+                    offset: tip.offset,
+                    colour: tip.colour,
+                },
+            ],
+            pose: arm.pose,
+        },
+        Body {
+            name: "ball".into(),
+            parts: vec![Part {
+                mesh: ball.mesh,
+                offset: Vector3::zeros(),
+                colour: ball.colour,
+            }],
+            pose: ball.pose,
+        },
+        Body {
+            name: "red cube".into(),
+            parts: vec![Part {
+                mesh: CUBE,
+                offset: Vector3::zeros(),
+                colour: [1.0, 0.0, 0.0, 0.5],
+            }],
+            pose: Isometry3::translation(0.0, 2.0, 0.0),
+        },
+    ];
+    let times: Vec<f64> = (0..25).map(|i| i as f64 / 12.0).collect();
+    let poses = vec![
+        times
+            .iter()
+            .map(|t| {
+                Isometry3::from_parts(
+                    arm.pose.translation,
+                    UnitQuaternion::from_euler_angles(0.0, 0.0, 1.2 * (3.0 * t).sin()),
+                )
+            })
+            .collect(),
+        times
+            .iter()
+            .map(|t| {
+                Isometry3::from_parts(
+                    Translation3::new(1.3, -0.2 - 0.5 * t * t, 0.3),
+                    UnitQuaternion::from_euler_angles(0.0, 4.0 * t, 0.0),
+                )
+            })
+            .collect(),
+        times
+            .iter()
+            .map(|_| Isometry3::translation(0.0, 2.0, 0.0))
+            .collect(),
+    ];
+    (bodies, Motion { times, poses })
+}
+
+#[test]
+fn gltf_and_glb_pass_the_khronos_validator() {
+    let module = ensure_validator();
+    let dir = output_dir("export-gltf");
+    let (bodies, motion) = swinging_bodies();
+    let asset = gltf::build(&library(), &bodies, &motion).unwrap();
+    let still = gltf::build(&library(), &bodies, &Motion::default()).unwrap();
+    for (name, asset) in [
+        ("swing.gltf", &asset),
+        ("swing.glb", &asset),
+        ("still.gltf", &still),
+    ] {
+        let path = dir.join(name);
+        asset.write(&path).unwrap();
+        let report = validate(&module, &path);
+        let issues = &report["issues"];
+        assert_eq!(issues["numErrors"], 0, "{name}: {issues:#}");
+        assert_eq!(issues["numWarnings"], 0, "{name}: {issues:#}");
+        let info = &report["info"];
+        // One draw per part: cube, wedge, ball and the translucent cube, in four colours.
+        assert_eq!(info["drawCallCount"], 4, "{name}: {info:#}");
+        assert_eq!(info["materialCount"], 4, "{name}: {info:#}");
+    }
+    // Three body nodes with four part nodes; one mesh per (shape, colour).
+    assert_eq!(asset.document["nodes"].as_array().unwrap().len(), 7);
+    assert_eq!(asset.document["meshes"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        asset.document["scenes"][0]["nodes"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let document = &asset.document;
+    let channels = document["animations"][0]["channels"].as_array().unwrap();
+    assert_eq!(channels.len(), 6);
+    assert!(document["animations"][0]["samplers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["interpolation"] == "LINEAR"));
+    assert!(still.document.get("animations").is_none());
+}
+
+#[test]
+fn gltf_animation_holds_the_sampled_poses() {
+    let (bodies, motion) = swinging_bodies();
+    let asset = gltf::build(&library(), &bodies, &motion).unwrap();
+    let document = &asset.document;
+    let read_floats = |accessor: usize| -> Vec<f32> {
+        let accessor = &document["accessors"][accessor];
+        let view = &document["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap() as usize;
+        let length = view["byteLength"].as_u64().unwrap() as usize;
+        asset.buffer[start..start + length]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
+    let animation = &document["animations"][0];
+    let channel = animation["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["target"]["path"] == "translation"
+                && document["nodes"][c["target"]["node"].as_u64().unwrap() as usize]["name"]
+                    == "ball"
+        })
+        .unwrap();
+    let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+    let times = read_floats(sampler["input"].as_u64().unwrap() as usize);
+    let values = read_floats(sampler["output"].as_u64().unwrap() as usize);
+    assert_eq!(times.len(), 25);
+    for (k, pose) in motion.poses[1].iter().enumerate() {
+        let expected = pose.translation.vector;
+        for axis in 0..3 {
+            assert!((f64::from(values[3 * k + axis]) - expected[axis]).abs() < 1e-6);
+        }
+        assert!((f64::from(times[k]) - motion.times[k]).abs() < 1e-6);
+    }
+}
