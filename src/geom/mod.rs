@@ -13,3 +13,4 @@ pub use error::{Degeneracy, GeomError};
 pub use hull::{ConvexHull, Edge, Face};
 pub use mass::MassProperties;
 pub use shape::{Convex, Piece, Shape, Sphere};
+pub mod distance;

@@ -48,7 +48,7 @@ impl Convex {
     /// A sphere around the solid in its own frame.
     pub fn bounding_sphere(&self) -> BoundingSphere {
         match self {
-            Convex::Hull(h) => BoundingSphere::around(h.vertices()),
+            Convex::Hull(h) => h.bounding_sphere(),
             Convex::Sphere(s) => BoundingSphere {
                 center: Vector3::zeros(),
                 radius: s.radius,

@@ -10,6 +10,7 @@
 mod facets;
 mod quickhull;
 
+use super::bounds::BoundingSphere;
 use super::error::{Degeneracy, GeomError};
 use nalgebra::Vector3;
 use std::collections::HashMap;
@@ -34,6 +35,7 @@ pub struct ConvexHull {
     vertex_faces: Vec<Vec<usize>>,
     interior: Vec<usize>,
     tolerance: f64,
+    bound: BoundingSphere,
 }
 
 /// A face: a convex polygon with an outward unit normal.
@@ -134,6 +136,11 @@ impl ConvexHull {
     /// bounding-box diagonal).
     pub fn tolerance(&self) -> f64 {
         self.tolerance
+    }
+
+    /// A sphere around the hull.
+    pub fn bounding_sphere(&self) -> BoundingSphere {
+        self.bound
     }
 
     /// The largest signed distance of `p` above a face plane: at most 0 inside the hull, and
@@ -304,6 +311,7 @@ fn assemble(points: &[Vector3<f64>], facets: Vec<facets::Facet>, tolerance: f64)
         }
     }
     ConvexHull {
+        bound: BoundingSphere::around(&vertices),
         vertices,
         source: used,
         faces,
