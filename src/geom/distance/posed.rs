@@ -30,7 +30,7 @@ impl<'a> Posed<'a> {
             Convex::Hull(h) => {
                 let local = self.pose.rotation.inverse_transform_vector(dir);
                 let i = h.support_from(&local, hint);
-                (i, self.to_world(&h.vertices()[i]))
+                (i, self.world_point(&h.vertices()[i]))
             }
         }
     }
@@ -39,11 +39,11 @@ impl<'a> Posed<'a> {
     pub fn vertex(&self, i: usize) -> Option<V3> {
         match self.convex {
             Convex::Sphere(_) => (i == 0).then_some(self.pose.translation.vector),
-            Convex::Hull(h) => h.vertices().get(i).map(|v| self.to_world(v)),
+            Convex::Hull(h) => h.vertices().get(i).map(|v| self.world_point(v)),
         }
     }
 
-    pub fn to_world(&self, p: &V3) -> V3 {
+    pub fn world_point(&self, p: &V3) -> V3 {
         self.pose.rotation * p + self.pose.translation.vector
     }
 
