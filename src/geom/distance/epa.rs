@@ -76,13 +76,53 @@ pub(super) fn run(pair: &mut Pair, simplex: &Simplex) -> Option<Penetration> {
         }
         faces.retain(|f| f.alive);
     }
-    let f = &faces[nearest_face(&faces)?];
-    let face = f.v.map(|i| verts[i]);
+    // Coplanar faces can tie for nearest within rounding; the witness points come from the one
+    // the origin projects into.
+    let nearest = nearest_face(&faces)?;
+    let limit = faces[nearest].dist + tol;
+    let mut ties: Vec<&Triangle> = faces
+        .iter()
+        .filter(|f| f.alive && f.dist <= limit)
+        .collect();
+    ties.sort_by(|f, g| f.dist.total_cmp(&g.dist));
+    let projected = ties.iter().find_map(|f| {
+        let face = f.v.map(|i| verts[i]);
+        projection_weights(&face, &(f.normal * f.dist)).map(|w| (*f, face, w))
+    });
+    let (f, face, weights) = match projected {
+        Some(found) => found,
+        None => {
+            let f = &faces[nearest];
+            let face = f.v.map(|i| verts[i]);
+            (f, face, triangle_weights(&face))
+        }
+    };
     Some(Penetration {
         depth: f.dist.max(0.0),
         normal: f.normal,
-        weights: triangle_weights(&face),
+        weights,
         face,
+    })
+}
+
+/// Barycentric weights of `q` (a point in the face's plane) when it lies in the face.
+fn projection_weights(face: &[SupportPoint; 3], q: &V3) -> Option<[f64; 3]> {
+    let [a, b, c] = face.map(|p| p.w);
+    let (v0, v1, v2) = (b - a, c - a, q - a);
+    let (d00, d01, d11) = (v0.dot(&v0), v0.dot(&v1), v1.dot(&v1));
+    let (d20, d21) = (v2.dot(&v0), v2.dot(&v1));
+    let den = d00 * d11 - d01 * d01;
+    if den <= 0.0 {
+        return None;
+    }
+    let v = (d11 * d20 - d01 * d21) / den;
+    let w = (d00 * d21 - d01 * d20) / den;
+    let u = 1.0 - v - w;
+    const SLACK: f64 = -1e-9;
+    (u >= SLACK && v >= SLACK && w >= SLACK).then(|| {
+        let clamp = [u.max(0.0), v.max(0.0), w.max(0.0)];
+        let sum: f64 = clamp.iter().sum();
+        clamp.map(|x| x / sum)
     })
 }
 
