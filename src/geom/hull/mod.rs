@@ -197,27 +197,46 @@ fn bounds(points: &[Vector3<f64>]) -> (Vector3<f64>, Vector3<f64>) {
 
 /// The indices of the points that survive welding: each point within `tol` of an earlier
 /// survivor is dropped as its duplicate.
+///
+/// Points are binned in cells of side `tol`; the `tol`-ball around a point reaches at most
+/// the 8 cells on its side of each cell boundary, found by binary search in the sorted bins.
 fn weld(points: &[Vector3<f64>], lo: &Vector3<f64>, tol: f64) -> Vec<usize> {
-    let cell = |p: &Vector3<f64>| ((p - lo) / tol).map(|c| c.floor() as i64);
-    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    let scaled: Vec<Vector3<f64>> = points.iter().map(|p| (p - lo) / tol).collect();
+    let cells: Vec<[i64; 3]> = scaled
+        .iter()
+        .map(|s| [s.x.floor() as i64, s.y.floor() as i64, s.z.floor() as i64])
+        .collect();
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| cells[i]);
+    let in_cell = |key: [i64; 3]| {
+        let start = order.partition_point(|&i| cells[i] < key);
+        let end = order.partition_point(|&i| cells[i] <= key);
+        &order[start..end]
+    };
+    let mut survivor = vec![false; points.len()];
     let mut kept = Vec::new();
-    for (i, p) in points.iter().enumerate() {
-        let c = cell(p);
-        let mut duplicate = false;
-        'search: for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(list) = grid.get(&[c.x + dx, c.y + dy, c.z + dz]) {
-                        if list.iter().any(|&j| (points[j] - p).norm() <= tol) {
-                            duplicate = true;
-                            break 'search;
-                        }
-                    }
+    for i in 0..points.len() {
+        let side = |k: usize| {
+            if scaled[i][k] - cells[i][k] as f64 >= 0.5 {
+                1
+            } else {
+                -1
+            }
+        };
+        let steps = [side(0), side(1), side(2)];
+        let duplicate = (0..8).any(|corner: usize| {
+            let mut key = cells[i];
+            for (k, step) in steps.iter().enumerate() {
+                if corner >> k & 1 == 1 {
+                    key[k] += step;
                 }
             }
-        }
+            in_cell(key)
+                .iter()
+                .any(|&j| survivor[j] && (points[j] - points[i]).norm() <= tol)
+        });
         if !duplicate {
-            grid.entry([c.x, c.y, c.z]).or_default().push(i);
+            survivor[i] = true;
             kept.push(i);
         }
     }

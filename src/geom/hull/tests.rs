@@ -160,3 +160,15 @@ fn climbing_finds_the_same_support_as_scanning() {
         assert_eq!(climbed, scanned);
     }
 }
+
+#[test]
+fn near_duplicates_are_welded_to_the_first() {
+    let mut pts = cube_corners();
+    let tol = ConvexHull::new(&pts).unwrap().tolerance();
+    // Within the tolerance of corner 7 (outside the cube), and of corner 0 (inside).
+    pts.push(pts[7] + Vector3::new(0.4, 0.3, 0.2) * tol);
+    pts.push(pts[0] + Vector3::new(0.5, 0.1, 0.6) * tol);
+    let hull = ConvexHull::new(&pts).unwrap();
+    assert_eq!(hull.vertices().len(), 8);
+    assert_eq!(hull.interior_points(), &[8, 9]);
+}
