@@ -510,3 +510,65 @@ proptest! {
         prop_assert_eq!(sap.pairs(keep), all_pairs(&bs, keep));
     }
 }
+
+// ---- Unions and rays ----
+
+fn union_of(parts: &[(Vec<V3>, V3)]) -> Option<asgard::geom::Shape> {
+    let pieces = parts
+        .iter()
+        .map(|(pts, at)| {
+            Convex::hull(pts)
+                .ok()
+                .map(|c| asgard::geom::Piece::new(c, Isometry3::translation(at.x, at.y, at.z)))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    asgard::geom::Shape::new(pieces).ok()
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    #[test]
+    fn unions_return_the_closest_pair_of_pieces(
+        a in prop::collection::vec((cloud(0.5, 10), point(3.0)), 1..5),
+        b in prop::collection::vec((cloud(0.5, 10), point(3.0)), 1..5),
+        pa in pose(2.0), pb in pose(2.0),
+    ) {
+        let (Some(sa), Some(sb)) = (union_of(&a), union_of(&b)) else {
+            return Err(TestCaseError::reject("flat"));
+        };
+        let found = asgard::geom::distance::closest_between_shapes(
+            &sa, &pa, &sb, &pb, &mut Default::default(),
+        );
+        let mut best = f64::INFINITY;
+        for x in sa.pieces() {
+            for y in sb.pieces() {
+                let c = closest(x.convex(), &(pa * x.offset()), y.convex(), &(pb * y.offset()), &mut PairCache::default());
+                best = best.min(c.distance);
+            }
+        }
+        prop_assert!((found.contact.distance - best).abs() <= 1e-9, "{} vs {}", found.contact.distance, best);
+        prop_assert!(found.pairs_tested >= 1 && found.pairs_tested <= sa.pieces().len() * sb.pieces().len());
+    }
+
+    #[test]
+    fn rays_aimed_inside_hit_the_surface_first(
+        pts in cloud(1.0, 30), p in pose(2.0), from in point(1.0), aim in 0usize..30
+    ) {
+        let Ok(hull) = ConvexHull::new(&pts) else { return Err(TestCaseError::reject("flat")) };
+        // Aim from far away at a point inside: the centroid of the vertices nudged towards one.
+        let verts = hull.vertices();
+        let centroid = verts.iter().sum::<V3>() / verts.len() as f64;
+        let target_local = centroid * 0.5 + verts[aim % verts.len()] * 0.5;
+        let target = p.rotation * target_local + p.translation.vector;
+        let origin = target + from.normalize() * 10.0;
+        let ray = asgard::geom::ray::Ray::new(origin, target - origin).unwrap();
+        let w = world(&hull, &p);
+        let hit = asgard::geom::ray::cast_convex(&ray, &Convex::Hull(hull), &p).unwrap();
+        prop_assert!(hit.t >= 0.0 && hit.t <= 1.0 + 1e-12);
+        // On the surface, with the normal facing the ray.
+        let outside = w.faces.iter().map(|(n, d, _)| n.dot(&hit.point) - d).fold(f64::NEG_INFINITY, f64::max);
+        prop_assert!(outside.abs() <= 1e-9, "{}", outside);
+        prop_assert!(hit.normal.dot(&(target - origin)) < 0.0);
+    }
+}

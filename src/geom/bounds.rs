@@ -108,3 +108,38 @@ impl BoundingSphere {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::{Translation3, UnitQuaternion};
+
+    #[test]
+    fn boxes_overlap_union_and_grow() {
+        let a = Aabb::new(Vector3::zeros(), Vector3::repeat(1.0));
+        let b = Aabb::new(Vector3::new(1.0, 0.5, 0.5), Vector3::new(2.0, 3.0, 1.0));
+        let c = Aabb::new(Vector3::new(1.1, 0.5, 0.5), Vector3::new(2.0, 3.0, 1.0));
+        assert!(a.overlaps(&b) && b.overlaps(&a));
+        assert!(!a.overlaps(&c));
+        assert!(a.expanded(0.1).overlaps(&c));
+        let u = a.union(&c);
+        assert_eq!(u, Aabb::new(Vector3::zeros(), Vector3::new(2.0, 3.0, 1.0)));
+    }
+
+    #[test]
+    fn spheres_move_and_bound_gaps() {
+        let s = BoundingSphere::around(&[Vector3::new(1.0, 0.0, 0.0), Vector3::new(3.0, 0.0, 0.0)]);
+        assert_eq!((s.center, s.radius), (Vector3::new(2.0, 0.0, 0.0), 1.0));
+        let pose = Isometry3::from_parts(
+            Translation3::new(0.0, 5.0, 0.0),
+            UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::PI),
+        );
+        let moved = s.transformed(&pose);
+        assert!((moved.center - Vector3::new(-2.0, 5.0, 0.0)).norm() < 1e-12);
+        let other = BoundingSphere {
+            center: Vector3::new(-2.0, 9.0, 0.0),
+            radius: 0.5,
+        };
+        assert!((moved.gap(&other) - 2.5).abs() < 1e-12);
+    }
+}

@@ -63,29 +63,29 @@ impl Convex {
         }
     }
 
+    /// The point of the solid placed at `pose` farthest along the world direction `dir`.
+    pub fn support(&self, pose: &Isometry3<f64>, dir: &Vector3<f64>) -> Vector3<f64> {
+        let local = pose.rotation.inverse_transform_vector(dir);
+        let extreme = match self {
+            Convex::Hull(h) => h.vertices()[h.support(&local)],
+            Convex::Sphere(s) => match local.try_normalize(0.0) {
+                Some(unit) => unit * s.radius,
+                None => Vector3::zeros(),
+            },
+        };
+        pose.rotation * extreme + pose.translation.vector
+    }
+
     /// The exact box around the solid placed at `pose`.
     pub fn aabb(&self, pose: &Isometry3<f64>) -> Aabb {
-        match self {
-            Convex::Sphere(s) => BoundingSphere {
-                center: pose.translation.vector,
-                radius: s.radius,
-            }
-            .aabb(),
-            Convex::Hull(h) => {
-                let mut min = Vector3::zeros();
-                let mut max = Vector3::zeros();
-                for k in 0..3 {
-                    let axis = pose
-                        .rotation
-                        .inverse_transform_vector(&Vector3::ith(k, 1.0));
-                    let hi = h.vertices()[h.support(&axis)];
-                    let lo = h.vertices()[h.support(&-axis)];
-                    max[k] = axis.dot(&hi) + pose.translation.vector[k];
-                    min[k] = axis.dot(&lo) + pose.translation.vector[k];
-                }
-                Aabb { min, max }
-            }
+        let mut min = Vector3::zeros();
+        let mut max = Vector3::zeros();
+        for k in 0..3 {
+            let axis = Vector3::ith(k, 1.0);
+            max[k] = self.support(pose, &axis)[k];
+            min[k] = self.support(pose, &-axis)[k];
         }
+        Aabb { min, max }
     }
 }
 
@@ -153,6 +153,15 @@ impl Shape {
 
     pub fn pieces(&self) -> &[Piece] {
         &self.pieces
+    }
+
+    /// The point of the shape placed at `pose` farthest along the world direction `dir`.
+    pub fn support(&self, pose: &Isometry3<f64>, dir: &Vector3<f64>) -> Vector3<f64> {
+        self.pieces
+            .iter()
+            .map(|p| p.convex.support(&(pose * p.offset), dir))
+            .max_by(|a, b| a.dot(dir).total_cmp(&b.dot(dir)))
+            .unwrap_or(pose.translation.vector)
     }
 
     /// A sphere around the whole shape placed at `pose`.
@@ -231,6 +240,26 @@ mod tests {
             let p = piece.bounding_sphere().transformed(&pose);
             assert!((p.center - s.center).norm() + p.radius <= s.radius + 1e-12);
         }
+    }
+
+    #[test]
+    fn supports_of_a_sphere_on_a_stick() {
+        let shape = Shape::new(vec![
+            Piece::new(cube(0.5), Isometry3::identity()),
+            Piece::new(
+                Convex::sphere(1.0).unwrap(),
+                Translation3::new(0.0, 3.0, 0.0).into(),
+            ),
+        ])
+        .unwrap();
+        let quarter = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), PI / 2.0);
+        let pose = Isometry3::from_parts(Translation3::new(1.0, 0.0, 0.0), quarter);
+        // Turned a quarter about z, the sphere sits at (-2, 0, 0) and reaches x = -3.
+        let far = shape.support(&pose, &-Vector3::x());
+        assert!((far - Vector3::new(-3.0, 0.0, 0.0)).norm() < 1e-12);
+        let up = shape.support(&pose, &Vector3::new(0.0, 1.0, 1.0));
+        let expected = Vector3::new(-2.0, 0.0, 0.0) + Vector3::new(0.0, 1.0, 1.0).normalize();
+        assert!((up - expected).norm() < 1e-12);
     }
 
     #[test]
