@@ -99,14 +99,6 @@ impl BoundingSphere {
     pub fn gap(&self, other: &BoundingSphere) -> f64 {
         (self.center - other.center).norm() - self.radius - other.radius
     }
-
-    pub fn aabb(&self) -> Aabb {
-        let r = Vector3::repeat(self.radius);
-        Aabb {
-            min: self.center - r,
-            max: self.center + r,
-        }
-    }
 }
 
 #[cfg(test)]

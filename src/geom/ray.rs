@@ -273,4 +273,14 @@ mod tests {
         assert!((hit.point - Vector3::new(2.0, 0.0, 1.5)).norm() < 1e-12);
         assert!(cast_shape(&ray([2.0, 1.5, 10.0], [0.0, 0.0, -1.0]), &shape, &pose).is_none());
     }
+
+    #[test]
+    fn a_single_sphere_shape() {
+        let ball = Shape::single(Convex::sphere(1.0).unwrap());
+        let pose = Isometry3::translation(0.0, 0.0, -4.0);
+        let hit = cast_shape(&ray([0.0, 0.0, 0.0], [0.0, 0.0, -2.0]), &ball, &pose).unwrap();
+        assert_eq!(hit.piece, 0);
+        assert!((hit.t - 1.5).abs() < 1e-12);
+        assert!((hit.normal - Vector3::z()).norm() < 1e-12);
+    }
 }
