@@ -39,10 +39,10 @@ fn lattice_cloud() -> impl Strategy<Value = Vec<V3>> {
     })
 }
 
-/// A box surface sampled with points nudged off their faces far below the tolerance.
-fn jittered_box() -> impl Strategy<Value = Vec<V3>> {
+/// A box surface sampled with points nudged off their faces by up to `nudge`.
+fn jittered_box(nudge: f64) -> impl Strategy<Value = Vec<V3>> {
     prop::collection::vec(
-        (0usize..6, -1.0..1.0f64, -1.0..1.0f64, -1e-11..1e-11f64),
+        (0usize..6, -1.0..1.0f64, -1.0..1.0f64, -nudge..nudge),
         10..200,
     )
     .prop_map(|samples| {
@@ -192,11 +192,20 @@ proptest! {
     }
 
     #[test]
-    fn hulls_of_jittered_boxes_have_six_faces(points in jittered_box()) {
+    fn hulls_of_jittered_boxes_have_six_faces(points in jittered_box(1e-11)) {
         let hull = ConvexHull::new(&points).unwrap();
         check_hull(&points, &hull)?;
         prop_assert_eq!(hull.faces().len(), 6);
         prop_assert_eq!(hull.vertices().len(), 8);
+    }
+
+    #[test]
+    fn hulls_of_boxes_jittered_at_the_tolerance(points in jittered_box(2e-8)) {
+        // The tolerance is about 3.5e-9 here: some nudges merge into the faces, some do not.
+        let hull = ConvexHull::new(&points).unwrap();
+        check_hull(&points, &hull)?;
+        let volume = MassProperties::of_hull(&hull).mass;
+        prop_assert!((volume - 8.0).abs() < 1e-6);
     }
 
     #[test]

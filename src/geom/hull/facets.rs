@@ -28,17 +28,11 @@ struct Rim {
 }
 
 pub(super) fn merge(points: &[Vector3<f64>], tris: &[Triangle], tol: f64) -> Vec<Facet> {
-    let region = grow_regions(points, tris, tol);
-    let count = region.iter().copied().max().map_or(0, |m| m + 1);
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); count];
-    for (t, &r) in region.iter().enumerate() {
-        members[r].push(t);
+    let mut region = grow_regions(points, tris, tol);
+    let (mut members, mut loops) = outline(tris, &region);
+    if split_bent_regions(points, tris, &mut region, &members, &loops, tol) {
+        (members, loops) = outline(tris, &region);
     }
-    let loops: Vec<Vec<Rim>> = members
-        .iter()
-        .enumerate()
-        .map(|(r, ts)| boundary_loop(tris, &region, r, ts))
-        .collect();
     let keep = straighten_chains(points, &loops, tol);
 
     let mut facets = Vec::new();
@@ -47,14 +41,7 @@ pub(super) fn merge(points: &[Vector3<f64>], tris: &[Triangle], tol: f64) -> Vec
         if corners.len() < 3 {
             continue;
         }
-        // The area-weighted normal of the region's triangles is reliable even when the
-        // straightened polygon is thin.
-        let mut sum = Vector3::zeros();
-        for &t in &members[r] {
-            let [a, b, c] = tris[t].v.map(|i| points[i]);
-            sum += (b - a).cross(&(c - a));
-        }
-        let normal = sum.normalize();
+        let normal = region_normal(points, tris, &members[r]);
         let offset = members[r]
             .iter()
             .flat_map(|&t| tris[t].v)
@@ -67,6 +54,67 @@ pub(super) fn merge(points: &[Vector3<f64>], tris: &[Triangle], tol: f64) -> Vec
         });
     }
     facets
+}
+
+/// The triangles of each region and the region's rim.
+fn outline(tris: &[Triangle], region: &[usize]) -> (Vec<Vec<usize>>, Vec<Vec<Rim>>) {
+    let count = region.iter().copied().max().map_or(0, |m| m + 1);
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (t, &r) in region.iter().enumerate() {
+        members[r].push(t);
+    }
+    let loops = members
+        .iter()
+        .enumerate()
+        .map(|(r, ts)| boundary_loop(tris, region, r, ts))
+        .collect();
+    (members, loops)
+}
+
+/// The area-weighted normal of a region's triangles: reliable even where the final polygon
+/// is thin.
+fn region_normal(points: &[Vector3<f64>], tris: &[Triangle], members: &[usize]) -> Vector3<f64> {
+    let mut sum = Vector3::zeros();
+    for &t in members {
+        let [a, b, c] = tris[t].v.map(|i| points[i]);
+        sum += (b - a).cross(&(c - a));
+    }
+    sum.normalize()
+}
+
+/// Gives every triangle of a region whose rim turns inwards by more than `tol` a region of its
+/// own; true if any region was split.
+///
+/// Growth only checks that corners lie within `tol` of a plane, so where a surface bends by
+/// about the tolerance (a point just off a face) a region can take some of the triangles
+/// around a point and not others, and its polygon would be concave there. The exact
+/// triangles are convex faces in their own right.
+fn split_bent_regions(
+    points: &[Vector3<f64>],
+    tris: &[Triangle],
+    region: &mut [usize],
+    members: &[Vec<usize>],
+    loops: &[Vec<Rim>],
+    tol: f64,
+) -> bool {
+    let mut next = members.len();
+    let mut split = false;
+    for (r, rim) in loops.iter().enumerate() {
+        let n = region_normal(points, tris, &members[r]);
+        let bent = (0..rim.len()).any(|k| {
+            let [a, b, c] = [k, k + 1, k + 2].map(|j| points[rim[j % rim.len()].from]);
+            // (b - a) × (c - b) · n is |c - a| times b's distance from the chord ac.
+            (b - a).cross(&(c - b)).dot(&n) < -tol * (c - a).norm()
+        });
+        if bent {
+            split = true;
+            for &t in &members[r][1..] {
+                region[t] = next;
+                next += 1;
+            }
+        }
+    }
+    split
 }
 
 /// Labels every triangle with the face (region) it belongs to.
