@@ -4,9 +4,11 @@
 //!
 //! "Coplanar" means within the hull tolerance. Each face is grown from its largest triangle and
 //! only ever stays a disc (a triangle joins when it adds a new corner or fills a notch, never
-//! when it would pinch the rim), so every face has one boundary loop. Where two faces meet
-//! along a chain of nearly collinear edges, the chain is straightened once (Douglas–Peucker
-//! within the tolerance) and both faces use the result, so they keep agreeing on their edge.
+//! when it would pinch the rim), so every face has one boundary loop; a face whose outline
+//! would turn inwards (possible where the surface bends by about the tolerance) falls back to
+//! its exact triangles, which are convex. Where two faces meet along a chain of nearly
+//! collinear edges, the chain is straightened once (Douglas–Peucker within the tolerance) and
+//! both faces use the result, so they keep agreeing on their edge.
 
 use super::quickhull::Triangle;
 use nalgebra::Vector3;
