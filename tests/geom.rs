@@ -513,6 +513,13 @@ proptest! {
                 b.max += m;
             }
         }
+        // The scene spreading out outgrows the slabs.
+        for b in &mut bs {
+            b.min *= 3.0;
+            b.max *= 3.0;
+        }
+        sap.update(&bs);
+        prop_assert_eq!(sap.pairs(keep), all_pairs(&bs, keep));
         // A change in the number of boxes starts over.
         bs.truncate(bs.len() / 2);
         sap.update(&bs);
