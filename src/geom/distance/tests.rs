@@ -132,6 +132,11 @@ fn spheres_are_points_with_a_radius() {
     assert_eq!(c.feature_b, Feature::Center);
     assert_vec(&c.normal, &Vector3::x(), 1e-12);
     assert_vec(&c.point_b, &Vector3::new(1.75, 0.1, 0.2), 1e-12);
+    // The same with the face on B: the normal still points from A to B.
+    let c = query(&ball, &at(2.0, 0.1, 0.2), &cube(), &at(0.0, 0.0, 0.0));
+    assert_eq!(c.feature_a, Feature::Center);
+    assert!(is_face(c.feature_b));
+    assert_vec(&c.normal, &-Vector3::x(), 1e-12);
     // Against a corner: the vector from the corner to the centre.
     let c = query(&cube(), &at(0.0, 0.0, 0.0), &ball, &at(1.5, 1.5, 1.5));
     assert!(matches!(c.feature_a, Feature::Vertex(_)));
