@@ -2,4 +2,5 @@
 //! components, trapezoidal integration with Newton-Raphson, event-driven scheduling, collisions.
 
 pub mod graph;
+pub mod linalg;
 pub mod system;
