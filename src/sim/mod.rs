@@ -4,3 +4,4 @@
 pub mod graph;
 pub mod linalg;
 pub mod system;
+pub mod track;
