@@ -231,6 +231,11 @@ impl Partition {
         self.len() == 0
     }
 
+    /// Number of variables partitioned.
+    pub fn variable_count(&self) -> usize {
+        self.component_of.len()
+    }
+
     /// All component ids, dependencies first.
     pub fn ids(&self) -> impl Iterator<Item = ComponentId> {
         (0..self.len() as u32).map(ComponentId)

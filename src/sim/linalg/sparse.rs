@@ -180,7 +180,7 @@ impl SparseLu {
     }
 
     /// Factors `a`, which must have the pattern given to [`SparseLu::new`]. Fails at the first
-    /// step with no non-zero, finite pivot.
+    /// column (of `a`) with no non-zero, finite pivot.
     pub fn factor(&mut self, a: &SparseMatrix) -> Result<(), Singular> {
         assert_eq!(a.n, self.n, "matrix size does not match the factorisation");
         self.step_of_row.fill(NONE);
@@ -206,7 +206,7 @@ impl SparseLu {
                     self.dense[self.l_rows[p]] -= self.l_values[p] * xi;
                 }
             }
-            let pivot = self.choose_pivot(col).ok_or(Singular { column: k })?;
+            let pivot = self.choose_pivot(col).ok_or(Singular { column: col })?;
             let pivot_value = self.dense[pivot];
             for &i in &self.reach {
                 let step = self.step_of_row[i];

@@ -1,0 +1,696 @@
+//! One component's integrator: adaptive trapezoidal steps solved by Newton–Raphson.
+
+use super::control::StepControl;
+use super::newton_matrix::NewtonMatrix;
+use crate::sim::stats::ComponentStats;
+use crate::sim::system::{ComponentEquations, JacobianLayout, JacobianSink, Prescription};
+use crate::sim::track::Side;
+
+/// Supplies the values of a component's inputs (other components' variables) at a time.
+pub(crate) type Inputs<'a> = dyn FnMut(f64, Side, &mut [f64]) + 'a;
+
+/// Why a step could not be taken.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum FailureKind {
+    /// Newton–Raphson did not converge at the minimum step.
+    NotConverged,
+    /// The Newton matrix was singular at the minimum step.
+    Singular,
+    /// The local error stayed above tolerance down to the minimum step.
+    StepCollapse,
+    /// The equations produced NaN or infinity (at the step's start, or at the minimum step).
+    NonFinite,
+    /// The evaluator wrote a Jacobian entry outside the pattern it declared.
+    StrayJacobian { row: usize, col: usize },
+}
+
+/// A failed step: what went wrong, where, and the component's variables (local indices) to
+/// blame, worst first.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StepFailure {
+    pub kind: FailureKind,
+    pub time: f64,
+    pub step: f64,
+    pub variables: Vec<usize>,
+}
+
+/// An accepted step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Accepted {
+    pub from: f64,
+    pub to: f64,
+    pub iterations: u32,
+}
+
+/// How many variables a failure names at most.
+const BLAME: usize = 4;
+
+/// The state and workspace of one component's integration.
+///
+/// A step from `t0` to `t1 = t0 + h` solves the trapezoidal rule
+/// `x1 = x0 + h/2 (f(t0, x0) + f(t1, x1))` by Newton–Raphson with the Jacobian the evaluator
+/// provides, starting from an explicit predictor. Prescribed variables are not solved for: on a
+/// step inside their interval they take the prescribed value and derivative.
+///
+/// The local truncation error of the trapezoidal rule is `-h³/12 x'''`. It is estimated by
+/// Milne's device from the difference between the trapezoidal solution and the explicit
+/// second-order Adams–Bashforth predictor `x0 + h((1 + r/2) f0 - r/2 f₋₁)` with
+/// `r = h / h_prev`, whose own error is `h³ x''' (1/6 + 1/(4r))`: the difference is
+/// `h³ x''' (r + 1)/(4r)`, so the trapezoidal error is `r / (3 (r + 1))` times the difference.
+/// The first step after a (re)start has no previous derivative; it is taken at the
+/// conservative initial step without this estimate. When an interpolation tolerance is set,
+/// each step also bounds the error of linear playback between its ends, `h/8 |f1 - f0|` (the
+/// largest gap between a chord and a parabola with those end slopes).
+pub(crate) struct ComponentIntegrator {
+    equations: Box<dyn ComponentEquations>,
+    layout: JacobianLayout,
+    matrix: NewtonMatrix,
+    /// Own variables that have prescriptions, with them.
+    prescriptions: Vec<(usize, Vec<Prescription>)>,
+    /// Prescribed variables on the current step: (local index, entry in `prescriptions`,
+    /// which prescription of that entry).
+    active: Vec<(usize, usize, usize)>,
+    fixed: Vec<usize>,
+    is_fixed: Vec<bool>,
+    time: f64,
+    x: Vec<f64>,
+    f: Vec<f64>,
+    f_valid: bool,
+    /// The step before the current point and the derivative at its start, if no restart came
+    /// between.
+    previous: Option<f64>,
+    f_previous: Vec<f64>,
+    step: f64,
+    x1: Vec<f64>,
+    f1: Vec<f64>,
+    predicted: Vec<f64>,
+    residual: Vec<f64>,
+    jacobian: Vec<f64>,
+    inputs: Vec<f64>,
+    stats: ComponentStats,
+}
+
+impl ComponentIntegrator {
+    /// An integrator for `equations` over `input_count` inputs, at `time` with `values`.
+    /// Fails if the evaluator's declared Jacobian pattern is invalid.
+    pub(crate) fn new(
+        equations: Box<dyn ComponentEquations>,
+        input_count: usize,
+        prescriptions: Vec<(usize, Vec<Prescription>)>,
+        time: f64,
+        values: &[f64],
+        control: &StepControl,
+    ) -> Result<ComponentIntegrator, String> {
+        let n = values.len();
+        let layout = JacobianLayout::new(n, &equations.jacobian_pattern())?;
+        let matrix = NewtonMatrix::new(&layout);
+        let jacobian = vec![0.0; layout.len()];
+        let stats = ComponentStats {
+            size: n,
+            ..ComponentStats::default()
+        };
+        Ok(ComponentIntegrator {
+            equations,
+            layout,
+            matrix,
+            prescriptions,
+            active: Vec::new(),
+            fixed: Vec::new(),
+            is_fixed: vec![false; n],
+            time,
+            x: values.to_vec(),
+            f: vec![0.0; n],
+            f_valid: false,
+            previous: None,
+            f_previous: vec![0.0; n],
+            step: control.initial_step.min(control.max_step),
+            x1: vec![0.0; n],
+            f1: vec![0.0; n],
+            predicted: vec![0.0; n],
+            residual: vec![0.0; n],
+            jacobian,
+            inputs: vec![0.0; input_count],
+            stats,
+        })
+    }
+
+    /// The last computed time.
+    pub(crate) fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The values at [`Self::time`].
+    pub(crate) fn values(&self) -> &[f64] {
+        &self.x
+    }
+
+    pub(crate) fn stats(&self) -> &ComponentStats {
+        &self.stats
+    }
+
+    /// Where the next step will end if nothing goes wrong, given the next breakpoint `limit`.
+    pub(crate) fn next_target(&self, limit: f64) -> f64 {
+        if self.time + self.step >= limit {
+            limit
+        } else {
+            self.time + self.step
+        }
+    }
+
+    /// Continues from `values` at `time` as from a discontinuity: no history, the derivative
+    /// to be re-evaluated, the conservative initial step.
+    pub(crate) fn restart(&mut self, time: f64, values: &[f64], control: &StepControl) {
+        self.time = time;
+        self.x.copy_from_slice(values);
+        self.restart_here(control);
+    }
+
+    /// Continues from the current point as from a discontinuity (after landing on a
+    /// breakpoint).
+    pub(crate) fn restart_here(&mut self, control: &StepControl) {
+        self.f_valid = false;
+        self.previous = None;
+        self.step = control.initial_step.min(control.max_step);
+        self.stats.restarts += 1;
+    }
+
+    /// Starts over at `time` with `values` and new prescriptions, keeping the evaluator (an
+    /// incremental update that changed initial values or prescriptions only).
+    pub(crate) fn reinitialize(
+        &mut self,
+        prescriptions: Vec<(usize, Vec<Prescription>)>,
+        time: f64,
+        values: &[f64],
+        control: &StepControl,
+    ) {
+        self.prescriptions = prescriptions;
+        self.restart(time, values, control);
+    }
+
+    /// Changes variable `local` at the current time (a jump); the caller restarts afterwards.
+    pub(crate) fn set_value(&mut self, local: usize, value: f64) {
+        self.x[local] = value;
+        self.f_valid = false;
+    }
+
+    /// Sets every variable whose prescription interval `[start, end)` contains the current time
+    /// to its prescribed value. Returns whether any value changed (a jump to record).
+    pub(crate) fn enter_prescriptions(&mut self) -> bool {
+        let t = self.time;
+        let mut changed = false;
+        for (local, list) in &self.prescriptions {
+            if let Some(p) = list.iter().find(|p| p.start() <= t && t < p.end()) {
+                let value = p.eval(t).0;
+                if value.to_bits() != self.x[*local].to_bits() {
+                    self.x[*local] = value;
+                    self.f_valid = false;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Takes one step, ending no later than `limit` (the next breakpoint), retrying with
+    /// smaller steps until one is accepted or the minimum step fails. `inputs` must be able to
+    /// supply values up to `self.next_target(limit)`.
+    pub(crate) fn step(
+        &mut self,
+        limit: f64,
+        inputs: &mut Inputs<'_>,
+        control: &StepControl,
+    ) -> Result<Accepted, StepFailure> {
+        let t0 = self.time;
+        self.select_active(t0);
+        if !self.f_valid {
+            self.derivative_at_start(inputs)?;
+        }
+        loop {
+            let t1 = self.next_target(limit);
+            let h = t1 - t0;
+            inputs(t1, Side::Before, &mut self.inputs);
+            self.predict(t1, h);
+            let outcome = self.newton(t1, h, control);
+            let (factor, failure) = match outcome {
+                Ok(iterations) => {
+                    let (truncation, interpolation) = self.errors(h, control);
+                    if truncation.max(interpolation) <= 1.0 {
+                        let factor = control.step_factor(truncation, interpolation, iterations);
+                        self.accept(t1, h, factor, control);
+                        return Ok(Accepted {
+                            from: t0,
+                            to: t1,
+                            iterations,
+                        });
+                    }
+                    let factor = control.step_factor(truncation, interpolation, iterations);
+                    let failure = StepFailure {
+                        kind: FailureKind::StepCollapse,
+                        time: t0,
+                        step: h,
+                        variables: self.worst_errors(h, control),
+                    };
+                    (factor, failure)
+                }
+                Err(failure) if matches!(failure.kind, FailureKind::StrayJacobian { .. }) => {
+                    return Err(failure);
+                }
+                Err(failure) => (0.5, failure),
+            };
+            self.stats.rejected += 1;
+            if h <= control.min_step {
+                return Err(failure);
+            }
+            self.step = (h * factor).max(control.min_step);
+        }
+    }
+
+    /// Chooses the prescriptions that govern a step starting at `t0`.
+    fn select_active(&mut self, t0: f64) {
+        for &i in &self.fixed {
+            self.is_fixed[i] = false;
+        }
+        self.active.clear();
+        self.fixed.clear();
+        for (entry, (local, list)) in self.prescriptions.iter().enumerate() {
+            if let Some(k) = list.iter().position(|p| p.start() <= t0 && t0 < p.end()) {
+                self.active.push((*local, entry, k));
+                self.fixed.push(*local);
+                self.is_fixed[*local] = true;
+            }
+        }
+    }
+
+    /// Value and derivative at `t` of the active prescription `active`.
+    fn prescribed(&self, active: (usize, usize, usize), t: f64) -> (f64, f64) {
+        let (_, entry, which) = active;
+        self.prescriptions[entry].1[which].eval(t)
+    }
+
+    /// Evaluates `f` at the current point (after a restart).
+    fn derivative_at_start(&mut self, inputs: &mut Inputs<'_>) -> Result<(), StepFailure> {
+        let t0 = self.time;
+        inputs(t0, Side::After, &mut self.inputs);
+        let mut sink = JacobianSink::new(None, &self.layout);
+        self.equations
+            .eval(t0, &self.x, &self.inputs, &mut self.f, &mut sink);
+        self.stats.evaluations += 1;
+        for k in 0..self.active.len() {
+            let active = self.active[k];
+            self.f[active.0] = self.prescribed(active, t0).1;
+        }
+        let bad = non_finite(&self.f);
+        if !bad.is_empty() {
+            return Err(StepFailure {
+                kind: FailureKind::NonFinite,
+                time: t0,
+                step: 0.0,
+                variables: bad,
+            });
+        }
+        self.f_valid = true;
+        Ok(())
+    }
+
+    /// The Newton starting guess for a step to `t1`, also kept as the predictor for the error
+    /// estimate.
+    fn predict(&mut self, t1: f64, h: f64) {
+        match self.previous {
+            Some(h_prev) => {
+                let r = h / h_prev;
+                let (a, b) = (h * (1.0 + 0.5 * r), h * 0.5 * r);
+                for i in 0..self.x.len() {
+                    self.x1[i] = self.x[i] + a * self.f[i] - b * self.f_previous[i];
+                }
+            }
+            None => {
+                for i in 0..self.x.len() {
+                    self.x1[i] = self.x[i] + h * self.f[i];
+                }
+            }
+        }
+        for k in 0..self.active.len() {
+            let active = self.active[k];
+            self.x1[active.0] = self.prescribed(active, t1).0;
+        }
+        self.predicted.copy_from_slice(&self.x1);
+    }
+
+    /// Solves the trapezoidal equation for `x1` from the predictor; returns the number of
+    /// linear solves it took (at least one, so that a linear system is solved exactly however
+    /// good the predictor was). Converged when an update is within the Newton tolerance;
+    /// `f1` is then evaluated at the final `x1`.
+    fn newton(&mut self, t1: f64, h: f64, control: &StepControl) -> Result<u32, StepFailure> {
+        let t0 = self.time;
+        let fail = |kind, variables| StepFailure {
+            kind,
+            time: t0,
+            step: h,
+            variables,
+        };
+        let half = 0.5 * h;
+        let mut iterations = 0;
+        loop {
+            self.evaluate_end(t1, true)
+                .map_err(|kind| fail(kind, non_finite(&self.f1)))?;
+            for i in 0..self.x.len() {
+                self.residual[i] = if self.is_fixed[i] {
+                    0.0
+                } else {
+                    self.x[i] + half * (self.f[i] + self.f1[i]) - self.x1[i]
+                };
+            }
+            if iterations == control.max_newton_iterations {
+                let variables = largest(self.residual.iter().map(|r| r.abs()));
+                return Err(fail(FailureKind::NotConverged, variables));
+            }
+            if let Err(singular) = self.matrix.factor(&self.jacobian, half, &self.fixed) {
+                return Err(fail(FailureKind::Singular, vec![singular.column]));
+            }
+            self.matrix.solve(&mut self.residual);
+            self.stats.newton_iterations += 1;
+            iterations += 1;
+            let mut norm: f64 = 0.0;
+            for i in 0..self.x.len() {
+                self.x1[i] += self.residual[i];
+                let weight = control
+                    .tolerance
+                    .weight(self.x[i].abs().max(self.x1[i].abs()));
+                norm = norm.max(self.residual[i].abs() / weight);
+            }
+            let bad = non_finite(&self.x1);
+            if !bad.is_empty() {
+                return Err(fail(FailureKind::NonFinite, bad));
+            }
+            if norm <= control.newton_tolerance {
+                self.evaluate_end(t1, false)
+                    .map_err(|kind| fail(kind, non_finite(&self.f1)))?;
+                return Ok(iterations);
+            }
+        }
+    }
+
+    /// Evaluates `f1` (and the Jacobian if `with_jacobian`) at `(t1, x1)`, with prescribed
+    /// derivatives in place. Fails on a stray Jacobian entry or a non-finite derivative.
+    fn evaluate_end(&mut self, t1: f64, with_jacobian: bool) -> Result<(), FailureKind> {
+        let values = if with_jacobian {
+            self.jacobian.fill(0.0);
+            Some(&mut self.jacobian[..])
+        } else {
+            None
+        };
+        let mut sink = JacobianSink::new(values, &self.layout);
+        self.equations
+            .eval(t1, &self.x1, &self.inputs, &mut self.f1, &mut sink);
+        let stray = sink.stray_entry();
+        self.stats.evaluations += 1;
+        if let Some((row, col)) = stray {
+            return Err(FailureKind::StrayJacobian { row, col });
+        }
+        for k in 0..self.active.len() {
+            let active = self.active[k];
+            self.f1[active.0] = self.prescribed(active, t1).1;
+        }
+        if self.f1.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(FailureKind::NonFinite)
+        }
+    }
+
+    /// The step's truncation and interpolation errors relative to their tolerances (1.0 at the
+    /// bound; the largest over the variables).
+    fn errors(&self, h: f64, control: &StepControl) -> (f64, f64) {
+        let mut truncation: f64 = 0.0;
+        let mut interpolation: f64 = 0.0;
+        for i in 0..self.x.len() {
+            let (t, p) = self.variable_errors(i, h, control);
+            truncation = truncation.max(t);
+            interpolation = interpolation.max(p);
+        }
+        (truncation, interpolation)
+    }
+
+    fn variable_errors(&self, i: usize, h: f64, control: &StepControl) -> (f64, f64) {
+        let magnitude = self.x[i].abs().max(self.x1[i].abs());
+        let truncation = match self.previous {
+            Some(h_prev) if !self.is_fixed[i] => {
+                let r = h / h_prev;
+                let estimate = r / (3.0 * (r + 1.0)) * (self.x1[i] - self.predicted[i]).abs();
+                estimate / control.tolerance.weight(magnitude)
+            }
+            _ => 0.0,
+        };
+        let interpolation = match &control.interpolation {
+            Some(tolerance) => {
+                h / 8.0 * (self.f1[i] - self.f[i]).abs() / tolerance.weight(magnitude)
+            }
+            None => 0.0,
+        };
+        (truncation, interpolation)
+    }
+
+    fn worst_errors(&self, h: f64, control: &StepControl) -> Vec<usize> {
+        largest((0..self.x.len()).map(|i| {
+            let (t, p) = self.variable_errors(i, h, control);
+            t.max(p)
+        }))
+    }
+
+    fn accept(&mut self, t1: f64, h: f64, factor: f64, control: &StepControl) {
+        std::mem::swap(&mut self.f_previous, &mut self.f);
+        std::mem::swap(&mut self.f, &mut self.f1);
+        std::mem::swap(&mut self.x, &mut self.x1);
+        self.previous = Some(h);
+        self.time = t1;
+        self.step = (h * factor).clamp(control.min_step, control.max_step);
+        self.stats.steps += 1;
+    }
+}
+
+/// Indices of non-finite values.
+fn non_finite(values: &[f64]) -> Vec<usize> {
+    (0..values.len())
+        .filter(|&i| !values[i].is_finite())
+        .take(BLAME)
+        .collect()
+}
+
+/// Indices of the largest values, largest first.
+fn largest(values: impl Iterator<Item = f64>) -> Vec<usize> {
+    let mut indexed: Vec<(usize, f64)> = values.enumerate().collect();
+    indexed.sort_by(|a, b| b.1.total_cmp(&a.1));
+    indexed.into_iter().take(BLAME).map(|(i, _)| i).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::system::{
+        ClosureEquations, ComponentSpec, Equation, EquationFactory, JacobianPattern, System,
+    };
+
+    /// Builds the integrator for all of `system` as one component with no inputs.
+    fn integrator(
+        system: &System,
+        equations: &ClosureEquations,
+        control: &StepControl,
+    ) -> ComponentIntegrator {
+        let own: Vec<_> = (0..system.len() as u32)
+            .map(crate::sim::system::VarId)
+            .collect();
+        let spec = ComponentSpec {
+            system,
+            own: &own,
+            inputs: &[],
+        };
+        let values: Vec<f64> = system.variables().iter().map(|v| v.initial()).collect();
+        let prescriptions = own
+            .iter()
+            .filter(|v| !system.variable(**v).prescriptions().is_empty())
+            .map(|v| (v.index(), system.variable(*v).prescriptions().to_vec()))
+            .collect();
+        let built = equations.build(&spec).unwrap();
+        ComponentIntegrator::new(built, 0, prescriptions, system.start(), &values, control).unwrap()
+    }
+
+    fn no_inputs(_: f64, _: Side, _: &mut [f64]) {}
+
+    /// Runs to `end`, returning every accepted point.
+    fn run(
+        integrator: &mut ComponentIntegrator,
+        end: f64,
+        control: &StepControl,
+    ) -> Vec<(f64, Vec<f64>)> {
+        let mut points = vec![(integrator.time(), integrator.values().to_vec())];
+        while integrator.time() < end {
+            integrator.step(end, &mut no_inputs, control).unwrap();
+            points.push((integrator.time(), integrator.values().to_vec()));
+        }
+        points
+    }
+
+    #[test]
+    fn exponential_decay_stays_within_tolerance() {
+        let mut system = System::new(0.0, 5.0);
+        let x = system.add_variable("x", 1.0);
+        let mut eqs = ClosureEquations::new();
+        eqs.define(
+            &mut system,
+            x,
+            Equation::new(move |_, v| -2.0 * v.get(x)).reads(x, |_, _| -2.0),
+        );
+        let control = StepControl {
+            interpolation: None,
+            ..StepControl::default()
+        };
+        let mut integ = integrator(&system, &eqs, &control);
+        let points = run(&mut integ, 5.0, &control);
+        let worst = points
+            .iter()
+            .map(|(t, v)| (v[0] - (-2.0 * t).exp()).abs())
+            .fold(0.0, f64::max);
+        // The tolerance (1e-6) bounds each step's local error; the global error of a few
+        // hundred steps stays within a few dozen times that.
+        assert!(worst < 5e-5, "worst error {worst}");
+        assert!(points.len() < 2000, "{} steps", points.len());
+        assert_eq!(points.last().unwrap().0, 5.0);
+    }
+
+    #[test]
+    fn constant_acceleration_is_exact_and_steps_grow() {
+        let mut system = System::new(0.0, 10.0);
+        let y = system.add_variable("y", 100.0);
+        let dy = system.add_variable("dy", 3.0);
+        let mut eqs = ClosureEquations::new();
+        eqs.define(
+            &mut system,
+            y,
+            Equation::new(move |_, v| v.get(dy)).reads(dy, |_, _| 1.0),
+        );
+        eqs.define(&mut system, dy, Equation::new(|_, _| -9.81));
+        let control = StepControl::default();
+        let mut integ = integrator(&system, &eqs, &control);
+        let points = run(&mut integ, 10.0, &control);
+        for (t, v) in &points {
+            let exact = 100.0 + 3.0 * t - 0.5 * 9.81 * t * t;
+            assert!(
+                (v[0] - exact).abs() <= 1e-9 * exact.abs().max(1.0),
+                "t {t}: {} vs {exact}",
+                v[0]
+            );
+        }
+        // Steps are bounded only by linear playback: h²/8 · 9.81 ≤ about 1e-3 (1 + |x|).
+        assert!(points.len() < 1000, "{} steps", points.len());
+        // A linear system takes exactly one Newton iteration per attempt.
+        let stats = integ.stats();
+        assert_eq!(stats.newton_iterations, stats.steps + stats.rejected);
+    }
+
+    #[test]
+    fn prescribed_variable_follows_its_function_and_ignores_its_equation() {
+        let mut system = System::new(0.0, 1.0);
+        let x = system.add_variable("x", 0.0);
+        let y = system.add_variable("y", 0.0);
+        system.prescribe(
+            x,
+            crate::sim::system::Prescription::new(0.0, 1.0, |t| (t.sin(), t.cos())),
+        );
+        let mut eqs = ClosureEquations::new();
+        eqs.define(&mut system, x, Equation::new(|_, _| 1000.0));
+        eqs.define(
+            &mut system,
+            y,
+            Equation::new(move |_, v| v.get(x)).reads(x, |_, _| 1.0),
+        );
+        let control = StepControl::default();
+        let mut integ = integrator(&system, &eqs, &control);
+        assert!(!integ.enter_prescriptions());
+        let points = run(&mut integ, 1.0, &control);
+        for (t, v) in &points {
+            assert_eq!(v[0], t.sin());
+            assert!((v[1] - (1.0 - t.cos())).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn non_finite_derivatives_name_the_variable() {
+        let mut system = System::new(0.0, 1.0);
+        let a = system.add_variable("a", 1.0);
+        let b = system.add_variable("b", 0.0);
+        let mut eqs = ClosureEquations::new();
+        eqs.define(&mut system, a, Equation::new(|_, _| 0.0));
+        eqs.define(
+            &mut system,
+            b,
+            Equation::new(move |_, v| 1.0 / v.get(b))
+                .reads(b, move |_, v| -1.0 / (v.get(b) * v.get(b))),
+        );
+        let control = StepControl::default();
+        let mut integ = integrator(&system, &eqs, &control);
+        let failure = integ.step(1.0, &mut no_inputs, &control).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::NonFinite);
+        assert_eq!(failure.variables, vec![1]);
+        assert_eq!(failure.time, 0.0);
+    }
+
+    /// dx/dt = x² from x = 1 blows up at t = 1: steps shrink to the minimum and fail there.
+    #[test]
+    fn blow_up_collapses_the_step() {
+        let mut system = System::new(0.0, 2.0);
+        let x = system.add_variable("x", 1.0);
+        let mut eqs = ClosureEquations::new();
+        eqs.define(
+            &mut system,
+            x,
+            Equation::new(move |_, v| v.get(x) * v.get(x)).reads(x, move |_, v| 2.0 * v.get(x)),
+        );
+        let control = StepControl {
+            min_step: 1e-9,
+            ..StepControl::default()
+        };
+        let mut integ = integrator(&system, &eqs, &control);
+        let failure = loop {
+            if let Err(failure) = integ.step(2.0, &mut no_inputs, &control) {
+                break failure;
+            }
+        };
+        assert!(
+            failure.time > 0.9 && failure.time < 1.0,
+            "failed at {}",
+            failure.time
+        );
+        assert!(failure.step <= 1e-9);
+        assert_eq!(failure.variables, vec![0]);
+    }
+
+    struct Stray;
+    impl ComponentEquations for Stray {
+        fn jacobian_pattern(&self) -> JacobianPattern {
+            JacobianPattern::Sparse(vec![(0, 0)])
+        }
+        fn eval(
+            &mut self,
+            _: f64,
+            own: &[f64],
+            _: &[f64],
+            f: &mut [f64],
+            jac: &mut JacobianSink<'_>,
+        ) {
+            f[0] = -own[0];
+            f[1] = 0.0;
+            jac.set(0, 0, -1.0);
+            jac.set(1, 0, 2.0);
+        }
+    }
+
+    #[test]
+    fn jacobian_entries_outside_the_pattern_are_reported() {
+        let control = StepControl::default();
+        let mut integ =
+            ComponentIntegrator::new(Box::new(Stray), 0, Vec::new(), 0.0, &[1.0, 0.0], &control)
+                .unwrap();
+        let failure = integ.step(1.0, &mut no_inputs, &control).unwrap_err();
+        assert_eq!(failure.kind, FailureKind::StrayJacobian { row: 1, col: 0 });
+    }
+}
