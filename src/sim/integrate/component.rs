@@ -337,9 +337,10 @@ impl ComponentIntegrator {
     }
 
     /// Solves the trapezoidal equation for `x1` from the predictor; returns the number of
-    /// linear solves it took (at least one, so that a linear system is solved exactly however
-    /// good the predictor was). Converged when an update is within the Newton tolerance;
-    /// `f1` is then evaluated at the final `x1`.
+    /// linear solves it took. At least one solve is made, so a linear system is solved exactly
+    /// however good the predictor was; after that the iteration has converged when the
+    /// trapezoidal residual at the current `x1` is within the Newton tolerance (then `f1` is
+    /// already evaluated there).
     fn newton(&mut self, t1: f64, h: f64, control: &StepControl) -> Result<u32, StepFailure> {
         let t0 = self.time;
         let fail = |kind, variables| StepFailure {
@@ -351,14 +352,22 @@ impl ComponentIntegrator {
         let half = 0.5 * h;
         let mut iterations = 0;
         loop {
-            self.evaluate_end(t1, true)
+            self.evaluate_end(t1)
                 .map_err(|kind| fail(kind, non_finite(&self.f1)))?;
+            let mut norm: f64 = 0.0;
             for i in 0..self.x.len() {
                 self.residual[i] = if self.is_fixed[i] {
                     0.0
                 } else {
                     self.x[i] + half * (self.f[i] + self.f1[i]) - self.x1[i]
                 };
+                let weight = control
+                    .tolerance
+                    .weight(self.x[i].abs().max(self.x1[i].abs()));
+                norm = norm.max(self.residual[i].abs() / weight);
+            }
+            if iterations > 0 && norm <= control.newton_tolerance {
+                return Ok(iterations);
             }
             if iterations == control.max_newton_iterations {
                 let variables = largest(self.residual.iter().map(|r| r.abs()));
@@ -370,36 +379,21 @@ impl ComponentIntegrator {
             self.matrix.solve(&mut self.residual);
             self.stats.newton_iterations += 1;
             iterations += 1;
-            let mut norm: f64 = 0.0;
-            for i in 0..self.x.len() {
-                self.x1[i] += self.residual[i];
-                let weight = control
-                    .tolerance
-                    .weight(self.x[i].abs().max(self.x1[i].abs()));
-                norm = norm.max(self.residual[i].abs() / weight);
+            for (x, d) in self.x1.iter_mut().zip(&self.residual) {
+                *x += d;
             }
             let bad = non_finite(&self.x1);
             if !bad.is_empty() {
                 return Err(fail(FailureKind::NonFinite, bad));
             }
-            if norm <= control.newton_tolerance {
-                self.evaluate_end(t1, false)
-                    .map_err(|kind| fail(kind, non_finite(&self.f1)))?;
-                return Ok(iterations);
-            }
         }
     }
 
-    /// Evaluates `f1` (and the Jacobian if `with_jacobian`) at `(t1, x1)`, with prescribed
-    /// derivatives in place. Fails on a stray Jacobian entry or a non-finite derivative.
-    fn evaluate_end(&mut self, t1: f64, with_jacobian: bool) -> Result<(), FailureKind> {
-        let values = if with_jacobian {
-            self.jacobian.fill(0.0);
-            Some(&mut self.jacobian[..])
-        } else {
-            None
-        };
-        let mut sink = JacobianSink::new(values, &self.layout);
+    /// Evaluates `f1` and the Jacobian at `(t1, x1)`, with prescribed derivatives in place.
+    /// Fails on a stray Jacobian entry or a non-finite derivative.
+    fn evaluate_end(&mut self, t1: f64) -> Result<(), FailureKind> {
+        self.jacobian.fill(0.0);
+        let mut sink = JacobianSink::new(Some(&mut self.jacobian), &self.layout);
         self.equations
             .eval(t1, &self.x1, &self.inputs, &mut self.f1, &mut sink);
         let stray = sink.stray_entry();

@@ -26,7 +26,7 @@ pub(crate) enum NewtonMatrix {
         /// Storage positions of each row's entries (for identity rows).
         row_positions: Vec<Vec<usize>>,
         matrix: SparseMatrix,
-        lu: SparseLu,
+        lu: Box<SparseLu>,
     },
 }
 
@@ -54,7 +54,7 @@ impl NewtonMatrix {
             positions: all_positions[..jacobian_len].to_vec(),
             diagonal: all_positions[jacobian_len..].to_vec(),
             row_positions,
-            lu: SparseLu::new(&matrix),
+            lu: Box::new(SparseLu::new(&matrix)),
             matrix,
         }
     }
