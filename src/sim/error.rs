@@ -24,6 +24,8 @@ pub enum ErrorKind {
     BadJacobian,
     /// A back-up or update request was inconsistent with the simulation's state.
     InvalidRequest,
+    /// Unfinished components remained but none could step (a bug).
+    Stalled,
     /// The simulation's worker thread died (a bug).
     WorkerPanicked,
 }

@@ -10,25 +10,26 @@ use super::system::VarId;
 use super::track::{Cursor, Side, Track};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
+/// Shared ownership of one component's track: an incremental update that keeps a component
+/// hands the same track to the new partition, so readers of either see the same data.
+pub(crate) type SharedTrack = Arc<RwLock<Track>>;
+
 /// The tracks of one partition, and where each variable lives in them.
 pub(crate) struct Tracks {
-    tracks: Vec<RwLock<Track>>,
+    tracks: Vec<SharedTrack>,
     /// For each variable: its component and its position there.
     location: Vec<(ComponentId, u32)>,
 }
 
 impl Tracks {
-    pub(crate) fn new(partition: &Partition, tracks: Vec<Track>) -> Tracks {
+    pub(crate) fn new(partition: &Partition, tracks: Vec<SharedTrack>) -> Tracks {
         let location = (0..partition.variable_count())
             .map(|v| {
                 let v = VarId(v as u32);
                 (partition.component_of(v), partition.local_index(v) as u32)
             })
             .collect();
-        Tracks {
-            tracks: tracks.into_iter().map(RwLock::new).collect(),
-            location,
-        }
+        Tracks { tracks, location }
     }
 
     pub(crate) fn read(&self, c: ComponentId) -> RwLockReadGuard<'_, Track> {
@@ -41,6 +42,11 @@ impl Tracks {
         self.tracks[c.index()]
             .write()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The shared track of component `c` (to carry it over to a new partition).
+    pub(crate) fn shared(&self, c: ComponentId) -> SharedTrack {
+        self.tracks[c.index()].clone()
     }
 
     pub(crate) fn location(&self, var: VarId) -> Option<(ComponentId, usize)> {
@@ -132,9 +138,10 @@ impl Motion {
     }
 }
 
-/// Repeated lookups with a cursor per variable. Sees the tracks as of its creation or its last
-/// [`Sampler::refresh`] (the values keep growing as the solver appends; an update that
-/// repartitions the system needs a refresh).
+/// Repeated lookups with a cursor per variable. Follows the partition current at its creation
+/// or last [`Sampler::refresh`]: it sees the solver's appends as they happen, but after an
+/// incremental update it keeps showing the old motion of the components that update reset,
+/// until refreshed.
 pub struct Sampler {
     motion: Motion,
     tracks: Arc<Tracks>,

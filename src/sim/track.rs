@@ -22,6 +22,10 @@ pub struct Cursor {
     segment: usize,
 }
 
+/// Room reserved for this many points up front: every track grows, and the first few
+/// doublings would otherwise cost an allocation each.
+const INITIAL_POINTS: usize = 16;
+
 /// Piecewise-linear values of `width` variables at non-decreasing times.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Track {
@@ -33,10 +37,14 @@ pub struct Track {
 impl Track {
     /// A track with one point.
     pub fn new(time: f64, values: &[f64]) -> Track {
+        let mut times = Vec::with_capacity(INITIAL_POINTS);
+        times.push(time);
+        let mut stored = Vec::with_capacity(INITIAL_POINTS * values.len());
+        stored.extend_from_slice(values);
         Track {
             width: values.len(),
-            times: vec![time],
-            values: values.to_vec(),
+            times,
+            values: stored,
         }
     }
 
@@ -95,8 +103,11 @@ impl Track {
     }
 
     /// Interpolates all variables at `time` into `out`. Returns false (leaving `out` alone)
-    /// when `time` lies outside the computed span.
+    /// when `time` lies outside the computed span or `out` is not [`Track::width`] long.
     pub fn sample(&self, time: f64, side: Side, cursor: &mut Cursor, out: &mut [f64]) -> bool {
+        if out.len() != self.width {
+            return false;
+        }
         let Some(segment) = self.locate(time, side, cursor) else {
             return false;
         };
@@ -112,9 +123,13 @@ impl Track {
         true
     }
 
-    /// Interpolates variable `var` at `time`, or `None` outside the computed span.
+    /// Interpolates variable `var` at `time`, or `None` outside the computed span or if the
+    /// track has no variable `var`.
     pub fn value(&self, var: usize, time: f64, side: Side, cursor: &mut Cursor) -> Option<f64> {
         let w = self.width;
+        if var >= w {
+            return None;
+        }
         Some(match self.locate(time, side, cursor)? {
             Segment::At(k) => self.values[k * w + var],
             Segment::Between(k, fraction) => {

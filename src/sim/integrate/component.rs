@@ -71,23 +71,96 @@ pub(crate) struct ComponentIntegrator {
     /// which prescription of that entry).
     active: Vec<(usize, usize, usize)>,
     fixed: Vec<usize>,
+    /// Per variable, whether it is prescribed on the current step; empty when the component
+    /// has no prescriptions at all.
     is_fixed: Vec<bool>,
     time: f64,
-    x: Vec<f64>,
-    f: Vec<f64>,
     f_valid: bool,
-    /// The step before the current point and the derivative at its start, if no restart came
-    /// between.
+    /// The step before the current point, if no restart came between (`f_previous` then holds
+    /// the derivative at its start).
     previous: Option<f64>,
-    f_previous: Vec<f64>,
     step: f64,
-    x1: Vec<f64>,
-    f1: Vec<f64>,
-    predicted: Vec<f64>,
-    residual: Vec<f64>,
-    jacobian: Vec<f64>,
-    inputs: Vec<f64>,
+    work: Workspace,
     stats: ComponentStats,
+}
+
+/// The integrator's arrays in one allocation: a scene of ten thousand bodies has over a
+/// hundred thousand components, taken in turn, and a step that touches one block instead of
+/// a dozen scattered ones keeps the cost per step from growing with the scene.
+struct Workspace {
+    data: Vec<f64>,
+    n: usize,
+    jacobian: usize,
+}
+
+/// The arrays of a [`Workspace`], borrowed together.
+struct Arrays<'a> {
+    /// The state at the current time, and `f` there.
+    x: &'a mut [f64],
+    f: &'a mut [f64],
+    /// `f` at the start of the previous step.
+    f_previous: &'a mut [f64],
+    /// The state being solved for at the step's end, and `f` there.
+    x1: &'a mut [f64],
+    f1: &'a mut [f64],
+    /// The explicit predictor of `x1`.
+    predicted: &'a mut [f64],
+    /// Newton residuals, then updates.
+    residual: &'a mut [f64],
+    /// Jacobian values in the evaluator's layout.
+    jacobian: &'a mut [f64],
+    /// Input values at the step's end.
+    inputs: &'a mut [f64],
+}
+
+impl Workspace {
+    fn new(values: &[f64], jacobian: usize, inputs: usize) -> Workspace {
+        let n = values.len();
+        let mut data = vec![0.0; 7 * n + jacobian + inputs];
+        data[..n].copy_from_slice(values);
+        Workspace { data, n, jacobian }
+    }
+
+    fn x(&self) -> &[f64] {
+        &self.data[..self.n]
+    }
+
+    fn x_mut(&mut self) -> &mut [f64] {
+        &mut self.data[..self.n]
+    }
+
+    fn arrays(&mut self) -> Arrays<'_> {
+        let n = self.n;
+        let (x, rest) = self.data.split_at_mut(n);
+        let (f, rest) = rest.split_at_mut(n);
+        let (f_previous, rest) = rest.split_at_mut(n);
+        let (x1, rest) = rest.split_at_mut(n);
+        let (f1, rest) = rest.split_at_mut(n);
+        let (predicted, rest) = rest.split_at_mut(n);
+        let (residual, rest) = rest.split_at_mut(n);
+        let (jacobian, inputs) = rest.split_at_mut(self.jacobian);
+        Arrays {
+            x,
+            f,
+            f_previous,
+            x1,
+            f1,
+            predicted,
+            residual,
+            jacobian,
+            inputs,
+        }
+    }
+}
+
+/// Value and derivative at `t` of the active prescription `active`.
+fn prescribed(
+    prescriptions: &[(usize, Vec<Prescription>)],
+    active: (usize, usize, usize),
+    t: f64,
+) -> (f64, f64) {
+    let (_, entry, which) = active;
+    prescriptions[entry].1[which].eval(t)
 }
 
 impl ComponentIntegrator {
@@ -104,10 +177,15 @@ impl ComponentIntegrator {
         let n = values.len();
         let layout = JacobianLayout::new(n, &equations.jacobian_pattern())?;
         let matrix = NewtonMatrix::new(&layout);
-        let jacobian = vec![0.0; layout.len()];
+        let work = Workspace::new(values, layout.len(), input_count);
         let stats = ComponentStats {
             size: n,
             ..ComponentStats::default()
+        };
+        let is_fixed = if prescriptions.is_empty() {
+            Vec::new()
+        } else {
+            vec![false; n]
         };
         Ok(ComponentIntegrator {
             equations,
@@ -116,20 +194,12 @@ impl ComponentIntegrator {
             prescriptions,
             active: Vec::new(),
             fixed: Vec::new(),
-            is_fixed: vec![false; n],
+            is_fixed,
             time,
-            x: values.to_vec(),
-            f: vec![0.0; n],
             f_valid: false,
             previous: None,
-            f_previous: vec![0.0; n],
             step: control.initial_step.min(control.max_step),
-            x1: vec![0.0; n],
-            f1: vec![0.0; n],
-            predicted: vec![0.0; n],
-            residual: vec![0.0; n],
-            jacobian,
-            inputs: vec![0.0; input_count],
+            work,
             stats,
         })
     }
@@ -141,7 +211,7 @@ impl ComponentIntegrator {
 
     /// The values at [`Self::time`].
     pub(crate) fn values(&self) -> &[f64] {
-        &self.x
+        self.work.x()
     }
 
     pub(crate) fn stats(&self) -> &ComponentStats {
@@ -161,7 +231,7 @@ impl ComponentIntegrator {
     /// to be re-evaluated, the conservative initial step.
     pub(crate) fn restart(&mut self, time: f64, values: &[f64], control: &StepControl) {
         self.time = time;
-        self.x.copy_from_slice(values);
+        self.work.x_mut().copy_from_slice(values);
         self.restart_here(control);
     }
 
@@ -183,13 +253,20 @@ impl ComponentIntegrator {
         values: &[f64],
         control: &StepControl,
     ) {
+        self.is_fixed = if prescriptions.is_empty() {
+            Vec::new()
+        } else {
+            vec![false; values.len()]
+        };
+        self.fixed.clear();
+        self.active.clear();
         self.prescriptions = prescriptions;
         self.restart(time, values, control);
     }
 
     /// Changes variable `local` at the current time (a jump); the caller restarts afterwards.
     pub(crate) fn set_value(&mut self, local: usize, value: f64) {
-        self.x[local] = value;
+        self.work.x_mut()[local] = value;
         self.f_valid = false;
     }
 
@@ -198,15 +275,18 @@ impl ComponentIntegrator {
     pub(crate) fn enter_prescriptions(&mut self) -> bool {
         let t = self.time;
         let mut changed = false;
+        let x = self.work.x_mut();
         for (local, list) in &self.prescriptions {
             if let Some(p) = list.iter().find(|p| p.start() <= t && t < p.end()) {
                 let value = p.eval(t).0;
-                if value.to_bits() != self.x[*local].to_bits() {
-                    self.x[*local] = value;
-                    self.f_valid = false;
+                if value.to_bits() != x[*local].to_bits() {
+                    x[*local] = value;
                     changed = true;
                 }
             }
+        }
+        if changed {
+            self.f_valid = false;
         }
         changed
     }
@@ -228,14 +308,14 @@ impl ComponentIntegrator {
         loop {
             let t1 = self.next_target(limit);
             let h = t1 - t0;
-            inputs(t1, Side::Before, &mut self.inputs);
+            inputs(t1, Side::Before, self.work.arrays().inputs);
             self.predict(t1, h);
             let outcome = self.newton(t1, h, control);
             let (factor, failure) = match outcome {
                 Ok(iterations) => {
                     let (truncation, interpolation) = self.errors(h, control);
+                    let factor = control.step_factor(truncation, interpolation, iterations);
                     if truncation.max(interpolation) <= 1.0 {
-                        let factor = control.step_factor(truncation, interpolation, iterations);
                         self.accept(t1, h, factor, control);
                         return Ok(Accepted {
                             from: t0,
@@ -243,7 +323,6 @@ impl ComponentIntegrator {
                             iterations,
                         });
                     }
-                    let factor = control.step_factor(truncation, interpolation, iterations);
                     let failure = StepFailure {
                         kind: FailureKind::StepCollapse,
                         time: t0,
@@ -267,6 +346,9 @@ impl ComponentIntegrator {
 
     /// Chooses the prescriptions that govern a step starting at `t0`.
     fn select_active(&mut self, t0: f64) {
+        if self.prescriptions.is_empty() {
+            return;
+        }
         for &i in &self.fixed {
             self.is_fixed[i] = false;
         }
@@ -281,25 +363,22 @@ impl ComponentIntegrator {
         }
     }
 
-    /// Value and derivative at `t` of the active prescription `active`.
-    fn prescribed(&self, active: (usize, usize, usize), t: f64) -> (f64, f64) {
-        let (_, entry, which) = active;
-        self.prescriptions[entry].1[which].eval(t)
+    fn is_fixed(&self, i: usize) -> bool {
+        self.is_fixed.get(i).copied().unwrap_or(false)
     }
 
     /// Evaluates `f` at the current point (after a restart).
     fn derivative_at_start(&mut self, inputs: &mut Inputs<'_>) -> Result<(), StepFailure> {
         let t0 = self.time;
-        inputs(t0, Side::After, &mut self.inputs);
+        let w = self.work.arrays();
+        inputs(t0, Side::After, w.inputs);
         let mut sink = JacobianSink::new(None, &self.layout);
-        self.equations
-            .eval(t0, &self.x, &self.inputs, &mut self.f, &mut sink);
+        self.equations.eval(t0, w.x, w.inputs, w.f, &mut sink);
         self.stats.evaluations += 1;
-        for k in 0..self.active.len() {
-            let active = self.active[k];
-            self.f[active.0] = self.prescribed(active, t0).1;
+        for &active in &self.active {
+            w.f[active.0] = prescribed(&self.prescriptions, active, t0).1;
         }
-        let bad = non_finite(&self.f);
+        let bad = non_finite(w.f);
         if !bad.is_empty() {
             return Err(StepFailure {
                 kind: FailureKind::NonFinite,
@@ -315,25 +394,25 @@ impl ComponentIntegrator {
     /// The Newton starting guess for a step to `t1`, also kept as the predictor for the error
     /// estimate.
     fn predict(&mut self, t1: f64, h: f64) {
+        let w = self.work.arrays();
         match self.previous {
             Some(h_prev) => {
                 let r = h / h_prev;
                 let (a, b) = (h * (1.0 + 0.5 * r), h * 0.5 * r);
-                for i in 0..self.x.len() {
-                    self.x1[i] = self.x[i] + a * self.f[i] - b * self.f_previous[i];
+                for i in 0..w.x.len() {
+                    w.x1[i] = w.x[i] + a * w.f[i] - b * w.f_previous[i];
                 }
             }
             None => {
-                for i in 0..self.x.len() {
-                    self.x1[i] = self.x[i] + h * self.f[i];
+                for i in 0..w.x.len() {
+                    w.x1[i] = w.x[i] + h * w.f[i];
                 }
             }
         }
-        for k in 0..self.active.len() {
-            let active = self.active[k];
-            self.x1[active.0] = self.prescribed(active, t1).0;
+        for &active in &self.active {
+            w.x1[active.0] = prescribed(&self.prescriptions, active, t1).0;
         }
-        self.predicted.copy_from_slice(&self.x1);
+        w.predicted.copy_from_slice(w.x1);
     }
 
     /// Solves the trapezoidal equation for `x1` from the predictor; returns the number of
@@ -353,36 +432,36 @@ impl ComponentIntegrator {
         let mut iterations = 0;
         loop {
             self.evaluate_end(t1)
-                .map_err(|kind| fail(kind, non_finite(&self.f1)))?;
+                .map_err(|kind| fail(kind, non_finite(self.work.arrays().f1)))?;
+            let fixed = !self.is_fixed.is_empty();
+            let w = self.work.arrays();
             let mut norm: f64 = 0.0;
-            for i in 0..self.x.len() {
-                self.residual[i] = if self.is_fixed[i] {
+            for i in 0..w.x.len() {
+                w.residual[i] = if fixed && self.is_fixed[i] {
                     0.0
                 } else {
-                    self.x[i] + half * (self.f[i] + self.f1[i]) - self.x1[i]
+                    w.x[i] + half * (w.f[i] + w.f1[i]) - w.x1[i]
                 };
-                let weight = control
-                    .tolerance
-                    .weight(self.x[i].abs().max(self.x1[i].abs()));
-                norm = norm.max(self.residual[i].abs() / weight);
+                let weight = control.tolerance.weight(w.x[i].abs().max(w.x1[i].abs()));
+                norm = norm.max(w.residual[i].abs() / weight);
             }
             if iterations > 0 && norm <= control.newton_tolerance {
                 return Ok(iterations);
             }
             if iterations == control.max_newton_iterations {
-                let variables = largest(self.residual.iter().map(|r| r.abs()));
+                let variables = largest(w.residual.iter().map(|r| r.abs()));
                 return Err(fail(FailureKind::NotConverged, variables));
             }
-            if let Err(singular) = self.matrix.factor(&self.jacobian, half, &self.fixed) {
+            if let Err(singular) = self.matrix.factor(w.jacobian, half, &self.fixed) {
                 return Err(fail(FailureKind::Singular, vec![singular.column]));
             }
-            self.matrix.solve(&mut self.residual);
+            self.matrix.solve(w.residual);
             self.stats.newton_iterations += 1;
             iterations += 1;
-            for (x, d) in self.x1.iter_mut().zip(&self.residual) {
+            for (x, d) in w.x1.iter_mut().zip(w.residual.iter()) {
                 *x += d;
             }
-            let bad = non_finite(&self.x1);
+            let bad = non_finite(w.x1);
             if !bad.is_empty() {
                 return Err(fail(FailureKind::NonFinite, bad));
             }
@@ -392,20 +471,19 @@ impl ComponentIntegrator {
     /// Evaluates `f1` and the Jacobian at `(t1, x1)`, with prescribed derivatives in place.
     /// Fails on a stray Jacobian entry or a non-finite derivative.
     fn evaluate_end(&mut self, t1: f64) -> Result<(), FailureKind> {
-        self.jacobian.fill(0.0);
-        let mut sink = JacobianSink::new(Some(&mut self.jacobian), &self.layout);
-        self.equations
-            .eval(t1, &self.x1, &self.inputs, &mut self.f1, &mut sink);
+        let w = self.work.arrays();
+        w.jacobian.fill(0.0);
+        let mut sink = JacobianSink::new(Some(w.jacobian), &self.layout);
+        self.equations.eval(t1, w.x1, w.inputs, w.f1, &mut sink);
         let stray = sink.stray_entry();
         self.stats.evaluations += 1;
         if let Some((row, col)) = stray {
             return Err(FailureKind::StrayJacobian { row, col });
         }
-        for k in 0..self.active.len() {
-            let active = self.active[k];
-            self.f1[active.0] = self.prescribed(active, t1).1;
+        for &active in &self.active {
+            w.f1[active.0] = prescribed(&self.prescriptions, active, t1).1;
         }
-        if self.f1.iter().all(|v| v.is_finite()) {
+        if w.f1.iter().all(|v| v.is_finite()) {
             Ok(())
         } else {
             Err(FailureKind::NonFinite)
@@ -414,10 +492,10 @@ impl ComponentIntegrator {
 
     /// The step's truncation and interpolation errors relative to their tolerances (1.0 at the
     /// bound; the largest over the variables).
-    fn errors(&self, h: f64, control: &StepControl) -> (f64, f64) {
+    fn errors(&mut self, h: f64, control: &StepControl) -> (f64, f64) {
         let mut truncation: f64 = 0.0;
         let mut interpolation: f64 = 0.0;
-        for i in 0..self.x.len() {
+        for i in 0..self.work.n {
             let (t, p) = self.variable_errors(i, h, control);
             truncation = truncation.max(t);
             interpolation = interpolation.max(p);
@@ -425,36 +503,41 @@ impl ComponentIntegrator {
         (truncation, interpolation)
     }
 
-    fn variable_errors(&self, i: usize, h: f64, control: &StepControl) -> (f64, f64) {
-        let magnitude = self.x[i].abs().max(self.x1[i].abs());
-        let truncation = match self.previous {
-            Some(h_prev) if !self.is_fixed[i] => {
+    fn variable_errors(&mut self, i: usize, h: f64, control: &StepControl) -> (f64, f64) {
+        let fixed = self.is_fixed(i);
+        let previous = self.previous;
+        let w = self.work.arrays();
+        let magnitude = w.x[i].abs().max(w.x1[i].abs());
+        let truncation = match previous {
+            Some(h_prev) if !fixed => {
                 let r = h / h_prev;
-                let estimate = r / (3.0 * (r + 1.0)) * (self.x1[i] - self.predicted[i]).abs();
+                let estimate = r / (3.0 * (r + 1.0)) * (w.x1[i] - w.predicted[i]).abs();
                 estimate / control.tolerance.weight(magnitude)
             }
             _ => 0.0,
         };
         let interpolation = match &control.interpolation {
-            Some(tolerance) => {
-                h / 8.0 * (self.f1[i] - self.f[i]).abs() / tolerance.weight(magnitude)
-            }
+            Some(tolerance) => h / 8.0 * (w.f1[i] - w.f[i]).abs() / tolerance.weight(magnitude),
             None => 0.0,
         };
         (truncation, interpolation)
     }
 
-    fn worst_errors(&self, h: f64, control: &StepControl) -> Vec<usize> {
-        largest((0..self.x.len()).map(|i| {
-            let (t, p) = self.variable_errors(i, h, control);
-            t.max(p)
-        }))
+    fn worst_errors(&mut self, h: f64, control: &StepControl) -> Vec<usize> {
+        let errors: Vec<f64> = (0..self.work.n)
+            .map(|i| {
+                let (t, p) = self.variable_errors(i, h, control);
+                t.max(p)
+            })
+            .collect();
+        largest(errors.into_iter())
     }
 
     fn accept(&mut self, t1: f64, h: f64, factor: f64, control: &StepControl) {
-        std::mem::swap(&mut self.f_previous, &mut self.f);
-        std::mem::swap(&mut self.f, &mut self.f1);
-        std::mem::swap(&mut self.x, &mut self.x1);
+        let w = self.work.arrays();
+        w.f_previous.copy_from_slice(w.f);
+        w.f.copy_from_slice(w.f1);
+        w.x.copy_from_slice(w.x1);
         self.previous = Some(h);
         self.time = t1;
         self.step = (h * factor).clamp(control.min_step, control.max_step);

@@ -76,10 +76,10 @@ impl StepControl {
     pub(crate) fn step_factor(&self, truncation: f64, interpolation: f64, iterations: u32) -> f64 {
         let mut factor = MAX_GROWTH;
         if truncation > 0.0 {
-            factor = factor.min(SAFETY * truncation.powf(-1.0 / 3.0));
+            factor = factor.min(SAFETY / truncation.cbrt());
         }
         if interpolation > 0.0 {
-            factor = factor.min(SAFETY * interpolation.powf(-0.5));
+            factor = factor.min(SAFETY / interpolation.sqrt());
         }
         factor = factor.max(MAX_SHRINK);
         if iterations >= self.many_iterations {

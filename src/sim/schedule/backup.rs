@@ -138,7 +138,8 @@ impl Simulation {
             });
             if let Some(observer) = self.observer.as_mut() {
                 observer.truncated(&self.partition, c, time, &mut also);
-                work.append(&mut also);
+                let known = self.partition.len();
+                work.extend(also.drain(..).filter(|(c, _)| c.index() < known));
             }
             work.extend(self.partition.dependents(c).iter().map(|&d| (d, time)));
         }

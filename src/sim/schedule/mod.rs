@@ -33,7 +33,7 @@ use super::track::Track;
 use component::Component;
 use queue::ReadyQueue;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 /// A partitioned system being simulated, with its computed motion so far.
 pub struct Simulation {
@@ -72,7 +72,8 @@ impl Simulation {
         for c in partition.ids() {
             let equations = Component::build_equations(&system, &partition, c, factory)?;
             let component = Component::new(&system, &partition, c, equations, &options.step)?;
-            tracks.push(Track::new(system.start(), component.integrator.values()));
+            let track = Track::new(system.start(), component.integrator.values());
+            tracks.push(Arc::new(RwLock::new(track)));
             components.push(component);
         }
         let tracks = Arc::new(Tracks::new(&partition, tracks));
@@ -164,7 +165,7 @@ impl Simulation {
         self.report(control);
         if !self.is_complete() {
             return Err(SimError::new(
-                ErrorKind::InvalidRequest,
+                ErrorKind::Stalled,
                 "the scheduler stalled: components remain unfinished but none may step",
             ));
         }

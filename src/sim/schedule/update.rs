@@ -1,15 +1,14 @@
 //! Incremental re-simulation after an edit (section 5.2.5).
 
 use super::component::Component;
+use super::queue::ReadyQueue;
 use super::{partition_for, Simulation};
 use crate::sim::error::{ErrorKind, SimError};
 use crate::sim::graph::ComponentId;
-use crate::sim::motion::Tracks;
+use crate::sim::motion::{SharedTrack, Tracks};
 use crate::sim::system::{ComponentEquations, ComponentSpec, EquationFactory, System, VarId};
 use crate::sim::track::Track;
-use std::sync::Arc;
-
-use super::queue::ReadyQueue;
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// What an edit changed, by variable.
 ///
@@ -123,12 +122,11 @@ impl Simulation {
             .into_iter()
             .map(Some)
             .collect();
-        let old_tracks: Vec<Track> = self
+        let mut old_tracks: Vec<Option<SharedTrack>> = self
             .partition
             .ids()
-            .map(|c| std::mem::replace(&mut *self.tracks.write(c), Track::new(0.0, &[])))
+            .map(|c| Some(self.tracks.shared(c)))
             .collect();
-        let mut old_tracks: Vec<Option<Track>> = old_tracks.into_iter().map(Some).collect();
         let mut report = UpdateReport::default();
         let mut components = Vec::with_capacity(partition.len());
         let mut tracks = Vec::with_capacity(partition.len());
@@ -137,13 +135,13 @@ impl Simulation {
                 Plan::Keep(old) => {
                     let mut component = take(&mut old_components, old);
                     component.rewire(&system, &partition, c);
-                    let mut track = take(&mut old_tracks, old);
-                    if track.truncate(system.end()) {
-                        component.integrator.restart(
-                            track.end_time(),
-                            track.last_point(),
-                            &control,
-                        );
+                    let track = take(&mut old_tracks, old);
+                    {
+                        let mut data = track.write().unwrap_or_else(PoisonError::into_inner);
+                        if data.truncate(system.end()) {
+                            let (end, values) = (data.end_time(), data.last_point());
+                            component.integrator.restart(end, values, &control);
+                        }
                     }
                     report.kept.push(c);
                     (component, track)
@@ -151,13 +149,13 @@ impl Simulation {
                 Plan::Reset(old) => {
                     let mut component = take(&mut old_components, old);
                     component.reset(&system, &partition, c, &control);
-                    let track = Track::new(system.start(), component.integrator.values());
+                    let track = new_track(&system, &component);
                     report.reset.push(c);
                     (component, track)
                 }
                 Plan::Build(component) => {
                     let component = *component;
-                    let track = Track::new(system.start(), component.integrator.values());
+                    let track = new_track(&system, &component);
                     report.reset.push(c);
                     report.rebuilt.push(c);
                     (component, track)
@@ -167,7 +165,10 @@ impl Simulation {
             tracks.push(track);
         }
 
-        self.reached = tracks.iter().map(Track::end_time).collect();
+        self.reached = tracks
+            .iter()
+            .map(|t| t.read().unwrap_or_else(PoisonError::into_inner).end_time())
+            .collect();
         self.tracks = Arc::new(Tracks::new(&partition, tracks));
         self.motion.replace(self.tracks.clone());
         self.components = components;
@@ -236,6 +237,11 @@ impl EquationFactory for NoNewEquations {
     fn build(&self, _: &ComponentSpec<'_>) -> Result<Box<dyn ComponentEquations>, String> {
         Err("only initial values were to change, but the partition changed".into())
     }
+}
+
+fn new_track(system: &System, component: &Component) -> SharedTrack {
+    let track = Track::new(system.start(), component.integrator.values());
+    Arc::new(RwLock::new(track))
 }
 
 fn take<T>(slots: &mut [Option<T>], c: ComponentId) -> T {
