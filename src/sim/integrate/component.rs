@@ -45,22 +45,8 @@ pub(crate) struct Accepted {
 /// How many variables a failure names at most.
 const BLAME: usize = 4;
 
-/// The state and workspace of one component's integration.
-///
-/// A step from `t0` to `t1 = t0 + h` solves the trapezoidal rule
-/// `x1 = x0 + h/2 (f(t0, x0) + f(t1, x1))` by Newton–Raphson with the Jacobian the evaluator
-/// provides, starting from an explicit predictor. Prescribed variables are not solved for: on a
-/// step inside their interval they take the prescribed value and derivative.
-///
-/// The local truncation error of the trapezoidal rule is `-h³/12 x'''`. It is estimated by
-/// Milne's device from the difference between the trapezoidal solution and the explicit
-/// second-order Adams–Bashforth predictor `x0 + h((1 + r/2) f0 - r/2 f₋₁)` with
-/// `r = h / h_prev`, whose own error is `h³ x''' (1/6 + 1/(4r))`: the difference is
-/// `h³ x''' (r + 1)/(4r)`, so the trapezoidal error is `r / (3 (r + 1))` times the difference.
-/// The first step after a (re)start has no previous derivative; it is taken at the
-/// conservative initial step without this estimate. When an interpolation tolerance is set,
-/// each step also bounds the error of linear playback between its ends, `h/8 |f1 - f0|` (the
-/// largest gap between a chord and a parabola with those end slopes).
+/// The state and workspace of one component's integration (the method is described in the
+/// [module documentation](super)).
 pub(crate) struct ComponentIntegrator {
     equations: Box<dyn ComponentEquations>,
     layout: JacobianLayout,

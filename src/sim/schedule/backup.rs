@@ -139,7 +139,12 @@ impl Simulation {
             if let Some(observer) = self.observer.as_mut() {
                 observer.truncated(&self.partition, c, time, &mut also);
                 let known = self.partition.len();
-                work.extend(also.drain(..).filter(|(c, _)| c.index() < known));
+                let start = self.system.start();
+                work.extend(
+                    also.drain(..)
+                        .filter(|&(c, t)| c.index() < known && t.is_finite())
+                        .map(|(c, t)| (c, t.max(start))),
+                );
             }
             work.extend(self.partition.dependents(c).iter().map(|&d| (d, time)));
         }
@@ -163,5 +168,85 @@ impl Simulation {
         for &c in &check {
             self.enqueue_if_ready(c);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::queue::ReadyQueue;
+    use super::*;
+    use crate::sim::options::Options;
+    use crate::sim::system::{ClosureEquations, Equation, System};
+
+    /// `a` decays, `b` is driven by `a`.
+    fn driven() -> (Simulation, ComponentId, ComponentId) {
+        let mut system = System::new(0.0, 1.0);
+        let mut eqs = ClosureEquations::new();
+        let a = system.add_variable("a", 1.0);
+        let b = system.add_variable("b", 0.0);
+        eqs.define(
+            &mut system,
+            a,
+            Equation::new(move |_, s| -s.get(a)).reads(a, |_, _| -1.0),
+        );
+        eqs.define(
+            &mut system,
+            b,
+            Equation::new(move |_, s| s.get(a) - s.get(b))
+                .reads(a, |_, _| 1.0)
+                .reads(b, |_, _| -1.0),
+        );
+        let sim = Simulation::new(system, &eqs, Options::default()).unwrap();
+        let (ca, cb) = (sim.partition.component_of(a), sim.partition.component_of(b));
+        (sim, ca, cb)
+    }
+
+    #[test]
+    fn a_queued_dependent_whose_input_is_backed_up_leaves_the_queue() {
+        let (mut sim, a, b) = driven();
+        // Let `a` run ahead until `b` may take its next step, and queue `b`.
+        while !sim.is_ready(b) {
+            sim.advance(a).unwrap();
+        }
+        sim.queue = ReadyQueue::new(sim.partition.len());
+        sim.enqueue_if_ready(b);
+        assert!(sim.queue.contains(b));
+        let target = sim.components[b.index()].next_target();
+        // Back `a` up to before `b`'s target: `b` has computed nothing after that time, so it
+        // is not truncated, but its queued step now lacks input data.
+        let time = 0.5 * (sim.reached(b) + target);
+        let truncations = sim
+            .back_up(&BackUp {
+                time,
+                components: vec![a],
+                jumps: vec![],
+            })
+            .unwrap();
+        assert_eq!(truncations.len(), 1);
+        assert_eq!(truncations[0].component, a);
+        assert!(!sim.queue.contains(b));
+        assert!(sim.queue.contains(a));
+        sim.run_to_end().unwrap();
+        assert!(sim.is_complete());
+    }
+
+    #[test]
+    fn a_jump_at_a_components_last_time_restarts_its_dependents() {
+        let (mut sim, a, b) = driven();
+        sim.run_to_end().unwrap();
+        let restarts_b = sim.components[b.index()].integrator.stats().restarts;
+        let var_a = sim.partition.members(a)[0];
+        sim.back_up(&BackUp {
+            time: 1.0,
+            components: vec![],
+            jumps: vec![(var_a, 5.0)],
+        })
+        .unwrap();
+        assert_eq!(sim.motion.value(var_a, 1.0), Some(5.0));
+        assert_eq!(
+            sim.components[b.index()].integrator.stats().restarts,
+            restarts_b + 1
+        );
+        assert!(sim.is_complete());
     }
 }
