@@ -39,7 +39,6 @@ pub(crate) struct StepFailure {
 pub(crate) struct Accepted {
     pub from: f64,
     pub to: f64,
-    pub iterations: u32,
 }
 
 /// How many variables a failure names at most.
@@ -303,11 +302,7 @@ impl ComponentIntegrator {
                     let factor = control.step_factor(truncation, interpolation, iterations);
                     if truncation.max(interpolation) <= 1.0 {
                         self.accept(t1, h, factor, control);
-                        return Ok(Accepted {
-                            from: t0,
-                            to: t1,
-                            iterations,
-                        });
+                        return Ok(Accepted { from: t0, to: t1 });
                     }
                     let failure = StepFailure {
                         kind: FailureKind::StepCollapse,
