@@ -1,0 +1,106 @@
+//! Hooks for collision handling: a callback after every step, and back-up requests.
+//!
+//! Collision detection (written elsewhere) watches the steps: it learns which component
+//! advanced over which interval and, once every component of two bodies has passed the last
+//! time the pair was checked, tests the pair over the new interval. When it finds a contact at
+//! time `t` it requests a [`BackUp`]: the bodies' components are truncated to `t`, everything
+//! that depends on them is truncated too, the velocity jumps are applied at `t`, and the
+//! components restart from there (figure 5.10).
+//!
+//! Back-up must also undo collisions that were computed from data now invalid: when a
+//! component is truncated to `t`, every body that collided after `t` with a body of that
+//! component must be backed up to its first such collision. Only the observer knows about
+//! collisions, so the simulator asks it ([`StepObserver::truncated`]) for each component it
+//! truncates. Keep that bookkeeping in terms of variables (bodies), not component ids: an
+//! incremental update may repartition the system and renumber the components.
+
+use crate::sim::graph::{ComponentId, Partition};
+use crate::sim::motion::Tracks;
+use crate::sim::system::VarId;
+use crate::sim::track::{Cursor, Side};
+
+/// One accepted step: `component` advanced from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepReport {
+    pub component: ComponentId,
+    pub from: f64,
+    pub to: f64,
+}
+
+/// A request to back components up to `time`, apply instantaneous changes there and restart.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BackUp {
+    pub time: f64,
+    /// Components to truncate (those holding a jump's variable are added automatically).
+    pub components: Vec<ComponentId>,
+    /// New values taking effect at `time` (velocity jumps). A variable prescribed at `time`
+    /// keeps following its prescription.
+    pub jumps: Vec<(VarId, f64)>,
+}
+
+/// One component truncated by a back-up or reset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Truncation {
+    pub component: ComponentId,
+    /// Its last computed time before.
+    pub from: f64,
+    /// Its last computed time now.
+    pub to: f64,
+}
+
+/// Watches the simulation's progress (collision detection implements it).
+pub trait StepObserver: Send {
+    /// Called after every accepted step. `context` shows every component's progress and the
+    /// motion so far, and takes back-up requests, which are applied when this returns.
+    fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>);
+
+    /// Called for every component truncated to `time` (by a back-up, or reset to the start by
+    /// an update). Push onto `also` the components that must be backed up as a consequence
+    /// (those whose bodies collided after `time` with a body of `component`, each to the time
+    /// of the first such collision), and forget those collisions.
+    fn truncated(
+        &mut self,
+        partition: &Partition,
+        component: ComponentId,
+        time: f64,
+        also: &mut Vec<(ComponentId, f64)>,
+    ) {
+        let _ = (partition, component, time, also);
+    }
+}
+
+/// What a [`StepObserver`] can see and do during [`StepObserver::stepped`].
+pub struct StepContext<'a> {
+    pub(crate) partition: &'a Partition,
+    pub(crate) reached: &'a [f64],
+    pub(crate) tracks: &'a Tracks,
+    pub(crate) requests: &'a mut Vec<BackUp>,
+}
+
+impl StepContext<'_> {
+    pub fn partition(&self) -> &Partition {
+        self.partition
+    }
+
+    /// The last computed time of component `c`.
+    pub fn reached(&self, c: ComponentId) -> f64 {
+        self.reached[c.index()]
+    }
+
+    /// The value of `var` at `time` (after any jump there), if computed.
+    pub fn value(&self, var: VarId, time: f64) -> Option<f64> {
+        self.tracks
+            .value(var, time, Side::After, &mut Cursor::default())
+    }
+
+    /// The value of `var` just before `time` (before any jump there), if computed.
+    pub fn value_before(&self, var: VarId, time: f64) -> Option<f64> {
+        self.tracks
+            .value(var, time, Side::Before, &mut Cursor::default())
+    }
+
+    /// Asks for a back-up once the callback returns.
+    pub fn request_back_up(&mut self, request: BackUp) {
+        self.requests.push(request);
+    }
+}

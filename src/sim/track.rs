@@ -1,0 +1,322 @@
+//! Tracks: the computed motion of one component as piecewise-linear functions of time (4.1.9).
+//!
+//! A component's variables share one time array (they are computed together), so a track stores
+//! the times once and the values point by point, row-major: one allocation each, no per-point
+//! overhead. Lookups interpolate linearly, which is exactly the representation the integrator's
+//! error control assumes (5.1.3). A variable that jumps at time `t` (a collision's velocity
+//! change, the start of a prescribed interval) has two points at `t`; the value *at* `t` is the
+//! one after the jump unless the left limit is asked for.
+
+/// Which value to return at a time where the track jumps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The value just before the jump (the left limit).
+    Before,
+    /// The value just after the jump.
+    After,
+}
+
+/// A remembered position in a track, making lookups at nearby or increasing times O(1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    segment: usize,
+}
+
+/// Room reserved for this many points up front: every track grows, and the first few
+/// doublings would otherwise cost an allocation each.
+const INITIAL_POINTS: usize = 16;
+
+/// Piecewise-linear values of `width` variables at non-decreasing times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Track {
+    width: usize,
+    times: Vec<f64>,
+    values: Vec<f64>,
+}
+
+impl Track {
+    /// A track with one point.
+    pub fn new(time: f64, values: &[f64]) -> Track {
+        let mut times = Vec::with_capacity(INITIAL_POINTS);
+        times.push(time);
+        let mut stored = Vec::with_capacity(INITIAL_POINTS * values.len());
+        stored.extend_from_slice(values);
+        Track {
+            width: values.len(),
+            times,
+            values: stored,
+        }
+    }
+
+    /// Number of variables per point.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of points (never zero).
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Always false: a track has at least its initial point.
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    pub fn start_time(&self) -> f64 {
+        self.times[0]
+    }
+
+    /// The last computed time.
+    pub fn end_time(&self) -> f64 {
+        self.times[self.times.len() - 1]
+    }
+
+    pub fn times(&self) -> &[f64] {
+        &self.times
+    }
+
+    /// The values at point `k`.
+    pub fn point(&self, k: usize) -> &[f64] {
+        &self.values[k * self.width..(k + 1) * self.width]
+    }
+
+    /// The values at the last point.
+    pub fn last_point(&self) -> &[f64] {
+        self.point(self.times.len() - 1)
+    }
+
+    /// The values of variable `var` at every point.
+    pub fn column(&self, var: usize) -> impl Iterator<Item = f64> + '_ {
+        self.values.iter().skip(var).step_by(self.width).copied()
+    }
+
+    /// Appends a point. `time` must not precede the last point; equal times record a jump.
+    pub fn push(&mut self, time: f64, values: &[f64]) {
+        debug_assert!(
+            time >= self.end_time(),
+            "track points must not go back in time"
+        );
+        debug_assert_eq!(values.len(), self.width);
+        self.times.push(time);
+        self.values.extend_from_slice(values);
+    }
+
+    /// Interpolates all variables at `time` into `out`. Returns false (leaving `out` alone)
+    /// when `time` lies outside the computed span or `out` is not [`Track::width`] long.
+    pub fn sample(&self, time: f64, side: Side, cursor: &mut Cursor, out: &mut [f64]) -> bool {
+        if out.len() != self.width {
+            return false;
+        }
+        let Some(segment) = self.locate(time, side, cursor) else {
+            return false;
+        };
+        match segment {
+            Segment::At(k) => out.copy_from_slice(self.point(k)),
+            Segment::Between(k, fraction) => {
+                let (a, b) = (self.point(k), self.point(k + 1));
+                for ((o, &x0), &x1) in out.iter_mut().zip(a).zip(b) {
+                    *o = x0 + (x1 - x0) * fraction;
+                }
+            }
+        }
+        true
+    }
+
+    /// Interpolates variable `var` at `time`, or `None` outside the computed span or if the
+    /// track has no variable `var`.
+    pub fn value(&self, var: usize, time: f64, side: Side, cursor: &mut Cursor) -> Option<f64> {
+        let w = self.width;
+        if var >= w {
+            return None;
+        }
+        Some(match self.locate(time, side, cursor)? {
+            Segment::At(k) => self.values[k * w + var],
+            Segment::Between(k, fraction) => {
+                let (x0, x1) = (self.values[k * w + var], self.values[(k + 1) * w + var]);
+                x0 + (x1 - x0) * fraction
+            }
+        })
+    }
+
+    /// Keeps the motion up to `time` only: drops every point after it (and the values after a
+    /// jump at `time`), ending the track with the left-limit value at `time`, interpolated if
+    /// needed. Times before the start keep just the first point. Returns whether anything was
+    /// dropped.
+    pub fn truncate(&mut self, time: f64) -> bool {
+        let first_at_or_after = self.times.partition_point(|&t| t < time);
+        if first_at_or_after == self.times.len() {
+            return false;
+        }
+        if first_at_or_after == 0 || self.times[first_at_or_after] == time {
+            let keep = first_at_or_after + 1;
+            let changed = keep < self.times.len();
+            self.keep_points(keep);
+            return changed;
+        }
+        let k = first_at_or_after - 1;
+        let fraction = (time - self.times[k]) / (self.times[k + 1] - self.times[k]);
+        let w = self.width;
+        for i in 0..w {
+            let (x0, x1) = (self.values[k * w + i], self.values[(k + 1) * w + i]);
+            self.values[(k + 1) * w + i] = x0 + (x1 - x0) * fraction;
+        }
+        self.times[k + 1] = time;
+        self.keep_points(k + 2);
+        true
+    }
+
+    fn keep_points(&mut self, count: usize) {
+        self.times.truncate(count);
+        self.values.truncate(count * self.width);
+    }
+
+    /// Releases spare capacity (after a run, when the track will not grow for a while).
+    pub fn shrink_to_fit(&mut self) {
+        self.times.shrink_to_fit();
+        self.values.shrink_to_fit();
+    }
+
+    /// Heap bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        (self.times.capacity() + self.values.capacity()) * std::mem::size_of::<f64>()
+    }
+
+    fn locate(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
+        let times = &self.times;
+        if !(time >= times[0] && time <= self.end_time()) {
+            return None;
+        }
+        // The last point at or before `time`, found from the cursor when it is close.
+        let mut k = cursor.segment.min(times.len() - 1);
+        if times[k] > time {
+            k = times.partition_point(|&t| t <= time) - 1;
+        } else {
+            let mut steps = 0;
+            while k + 1 < times.len() && times[k + 1] <= time {
+                k += 1;
+                steps += 1;
+                if steps == 8 {
+                    k += times[k..].partition_point(|&t| t <= time) - 1;
+                    break;
+                }
+            }
+        }
+        cursor.segment = k;
+        if times[k] == time {
+            if side == Side::Before {
+                while k > 0 && times[k - 1] == time {
+                    k -= 1;
+                }
+            }
+            return Some(Segment::At(k));
+        }
+        let fraction = (time - times[k]) / (times[k + 1] - times[k]);
+        Some(Segment::Between(k, fraction))
+    }
+}
+
+enum Segment {
+    /// Exactly at point `k`.
+    At(usize),
+    /// Between points `k` and `k + 1`, this fraction of the way.
+    Between(usize, f64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ramp() -> Track {
+        let mut t = Track::new(0.0, &[0.0, 10.0]);
+        t.push(1.0, &[1.0, 20.0]);
+        t.push(2.0, &[4.0, 20.0]);
+        t.push(2.0, &[-4.0, 20.0]);
+        t.push(3.0, &[-5.0, 0.0]);
+        t
+    }
+
+    #[test]
+    fn interpolates_and_distinguishes_the_sides_of_a_jump() {
+        let t = ramp();
+        let mut c = Cursor::default();
+        assert_eq!(t.value(0, 0.5, Side::After, &mut c), Some(0.5));
+        assert_eq!(t.value(0, 2.0, Side::Before, &mut c), Some(4.0));
+        assert_eq!(t.value(0, 2.0, Side::After, &mut c), Some(-4.0));
+        assert_eq!(t.value(0, 2.5, Side::Before, &mut c), Some(-4.5));
+        let mut out = [0.0; 2];
+        assert!(t.sample(1.5, Side::After, &mut c, &mut out));
+        assert_eq!(out, [2.5, 20.0]);
+        assert!(!t.sample(3.5, Side::After, &mut c, &mut out));
+        assert_eq!(t.value(1, -0.1, Side::After, &mut c), None);
+    }
+
+    #[test]
+    fn truncation_keeps_the_left_limit() {
+        let mut t = ramp();
+        assert!(t.truncate(2.0));
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.last_point(), &[4.0, 20.0]);
+        assert!(!t.truncate(2.0));
+        assert!(t.truncate(0.25));
+        assert_eq!(t.times(), &[0.0, 0.25]);
+        assert_eq!(t.last_point(), &[0.25, 12.5]);
+        assert!(!t.truncate(5.0));
+        assert!(t.truncate(-1.0));
+        assert_eq!(t.len(), 1);
+    }
+
+    fn tracks() -> impl Strategy<Value = Track> {
+        proptest::collection::vec(
+            (0.0f64..1.0, -5.0f64..5.0, proptest::bool::weighted(0.1)),
+            1..60,
+        )
+        .prop_map(|points| {
+            let mut track = Track::new(0.0, &[0.0]);
+            let mut t = 0.0;
+            for (dt, v, jump) in points {
+                if !jump {
+                    t += dt + 1e-3;
+                }
+                track.push(t, &[v]);
+            }
+            track
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn cursor_lookups_match_fresh_lookups(track in tracks(), probes in proptest::collection::vec(0.0f64..1.0, 1..40)) {
+            let end = track.end_time();
+            let mut sorted: Vec<f64> = probes.iter().map(|p| p * end).collect();
+            sorted.sort_by(f64::total_cmp);
+            let mut cursor = Cursor::default();
+            // Increasing times, then arbitrary ones, then the point times themselves.
+            let all = sorted.iter().chain(&probes).copied().chain(track.times().to_vec());
+            for t in all {
+                for side in [Side::Before, Side::After] {
+                    let fresh = track.value(0, t, side, &mut Cursor::default());
+                    prop_assert_eq!(track.value(0, t, side, &mut cursor), fresh);
+                }
+            }
+        }
+
+        #[test]
+        fn truncation_leaves_earlier_values_unchanged(track in tracks(), at in 0.0f64..1.0, probes in proptest::collection::vec(0.0f64..1.0, 1..20)) {
+            let cut = at * track.end_time();
+            let mut truncated = track.clone();
+            truncated.truncate(cut);
+            prop_assert!(truncated.end_time() <= cut.max(0.0));
+            for p in probes {
+                let t = p * cut;
+                let (a, b) = (
+                    track.value(0, t, Side::Before, &mut Cursor::default()),
+                    truncated.value(0, t, Side::Before, &mut Cursor::default()),
+                );
+                prop_assert!(a.is_some() && b.is_some());
+                prop_assert!((a.unwrap() - b.unwrap()).abs() < 1e-9);
+            }
+        }
+    }
+}
