@@ -6,7 +6,11 @@ use clap::Parser;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "asgard", version, about = "Physically based 3D animation editor")]
+#[command(
+    name = "asgard",
+    version,
+    about = "Physically based 3D animation editor"
+)]
 struct Args {
     #[command(subcommand)]
     command: cli::Command,

@@ -109,9 +109,13 @@ pub struct ShapePart {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Geometry {
-    Sphere { radius: f64 },
+    Sphere {
+        radius: f64,
+    },
     /// The convex hull of these points (relative to `pos`).
-    Polyhedron { vertices: Vec<Vec3> },
+    Polyhedron {
+        vertices: Vec<Vec3>,
+    },
 }
 
 /// `body NAME shape S ...`: a rigid body, an instance of a shape set.
