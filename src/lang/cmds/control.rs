@@ -297,7 +297,9 @@ pub fn catch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
                 ("-code", Value::from_int(r.code)),
                 ("-level", Value::from_int(r.level)),
             ];
-            (CODE_RETURN, r.value.clone(), options)
+            // Level 0 is a completion with a code of its own; otherwise a `return` in flight.
+            let code = if r.level == 0 { r.code } else { CODE_RETURN };
+            (code, r.value.clone(), options)
         }
         Err(e) => (
             e.code(),

@@ -116,10 +116,15 @@ pub fn format_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
                 i += n;
             }
         }
-        while matches!(fmt.get(i), Some('h' | 'l' | 'L' | 'q' | 'j' | 'z' | 't')) {
+        while matches!(fmt.get(i), Some('h' | 'l' | 'L' | 'j' | 'z' | 't')) {
             i += 1;
         }
-        spec.conversion = *fmt.get(i).ok_or_else(ended)?;
+        let Some(&conversion) = fmt.get(i) else {
+            // tclsh looks for the argument before the conversion character.
+            take(&mut next_arg)?;
+            return Err(ended());
+        };
+        spec.conversion = conversion;
         i += 1;
         let field = convert(&spec, take(&mut next_arg)?)?;
         pad(&spec, &field, &mut out);

@@ -107,13 +107,8 @@ pub fn lreverse_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exceptio
 
 pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 2, None, "?-option value ...? list pattern")?;
-    #[derive(PartialEq)]
-    enum Mode {
-        Exact,
-        Glob,
-        Integer,
-    }
-    let mut mode = Mode::Glob;
+    let mut exact = false;
+    let mut integer = false;
     let mut all = false;
     let mut inline = false;
     let mut negate = false;
@@ -122,9 +117,9 @@ pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
     let mut i = 1;
     while i < args.len() - 2 {
         match args[i].value.as_str() {
-            "-exact" => mode = Mode::Exact,
-            "-glob" => mode = Mode::Glob,
-            "-integer" => mode = Mode::Integer,
+            "-exact" => exact = true,
+            "-glob" => exact = false,
+            "-integer" => integer = true,
             "-all" => all = true,
             "-inline" => inline = true,
             "-not" => negate = true,
@@ -146,19 +141,21 @@ pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
     let list = &args[args.len() - 2].value;
     let pattern = &args[args.len() - 1].value;
     let items = list_of(list)?;
-    let wanted = match mode {
-        Mode::Integer => Some(int_of(pattern)?),
-        _ => None,
+    // -integer changes only how -exact compares, as in tclsh.
+    let wanted = match exact && integer {
+        true => Some(int_of(pattern)?),
+        false => None,
     };
     let mut found = Vec::new();
     for (k, item) in items.iter().enumerate().skip(start) {
-        let hit = match mode {
-            Mode::Exact if nocase => {
-                item.as_str().to_lowercase() == pattern.as_str().to_lowercase()
-            }
-            Mode::Exact => item.as_str() == pattern.as_str(),
-            Mode::Glob => glob_match(pattern.as_str(), item.as_str(), nocase),
-            Mode::Integer => item.as_int() == wanted,
+        let hit = if !exact {
+            glob_match(pattern.as_str(), item.as_str(), nocase)
+        } else if wanted.is_some() {
+            item.as_int() == wanted
+        } else if nocase {
+            item.as_str().to_lowercase() == pattern.as_str().to_lowercase()
+        } else {
+            item.as_str() == pattern.as_str()
         };
         if hit != negate {
             found.push(if inline {

@@ -183,7 +183,7 @@ pub fn dictionary_cmp(a: &str, b: &str) -> Ordering {
                 return ord;
             }
             if secondary == Ordering::Equal {
-                secondary = zeros_b.cmp(&zeros_a);
+                secondary = zeros_a.cmp(&zeros_b);
             }
             i += run_a;
             j += run_b;

@@ -54,7 +54,9 @@ pub struct ReturnState {
     pub value: Value,
     /// The completion code the `return` asks for in the proc's caller.
     pub code: i64,
-    /// How many proc levels up the code takes effect (`return -level`).
+    /// How many proc levels up the code takes effect (`return -level`); 0 means the code is
+    /// already in effect (a non-standard completion code such as `return -code 7` made when
+    /// leaving a proc).
     pub level: i64,
     /// `-errorinfo`/`-errorcode` given to `return -code error`.
     pub error_info: Option<Value>,

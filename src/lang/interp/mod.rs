@@ -45,7 +45,9 @@ use super::code::{
 };
 use super::error::Error;
 use super::fxhash::FxHashMap;
-use super::parse::{parse_expr_with_depth, parse_script_with_depth, parse_subst, SubstFlags};
+use super::parse::{
+    parse_commands, parse_expr_with_depth, parse_script_with_depth, parse_subst, SubstFlags,
+};
 use super::span::Span;
 use super::value::Value;
 use std::io::Write;
@@ -188,7 +190,9 @@ impl Interp {
     }
 
     /// Evaluates a whole scene text; every span in errors and arguments refers to `text`.
-    /// Starts a fresh budget of limits unless called from inside a running evaluation.
+    /// Commands are parsed and run one at a time, as tclsh runs a file, so a syntax error
+    /// stops the evaluation where it is. Starts a fresh budget of limits unless called from
+    /// inside a running evaluation.
     pub fn eval_source(&mut self, text: &str) -> Result<Value, Error> {
         if self.depth == 0 {
             self.commands_run = 0;
@@ -197,25 +201,32 @@ impl Interp {
             self.limit_hit = None;
             self.anchor = Span::default();
         }
+        let source: Rc<str> = Rc::from(text);
         let max_depth = self.limits.max_depth;
-        let parsed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-            parse_script_with_depth(text, 0, max_depth)
-        });
-        let result = parsed.map_err(|e| located_error(e, true)).and_then(|ast| {
-            let code = compile_script(ast, Rc::from(text), 0, true);
+        let mut commands = parse_commands(text, 0, max_depth);
+        let result = (|| {
             let mut last = Value::empty();
-            for command in &code.commands {
-                last = match self.run_command(&code, command) {
+            loop {
+                let parsed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || commands.next());
+                let Some(parsed) = parsed else { break };
+                let command = parsed.map_err(|e| located_error(e, true))?;
+                let span = command.span;
+                let script = ast::Script {
+                    span,
+                    commands: vec![command],
+                };
+                let code = compile_script(script, source.clone(), 0, true);
+                last = match self.run_command(&code, &code.commands[0]) {
                     Ok(v) => v,
                     Err(Exception::Return(r)) => return Ok(r.value),
                     Err(e @ (Exception::Break | Exception::Continue)) => {
-                        return Err(outside_loop(&e, command.span))
+                        return Err(outside_loop(&e, span))
                     }
                     Err(e) => return Err(e),
                 };
             }
             Ok(last)
-        });
+        })();
         result.map_err(|e| self.to_error(e))
     }
 
@@ -764,6 +775,11 @@ fn located_error(e: Error, located: bool) -> Exception {
 
 /// What a `return` in a proc body makes of the proc call.
 fn return_from_proc(r: ReturnState) -> Result<Value, Exception> {
+    if r.level == 0 {
+        // A completion with a code of the caller's own (`return -code 7` one level down):
+        // it passes through the proc unchanged.
+        return Err(Exception::Return(Box::new(r)));
+    }
     if r.level > 1 {
         return Err(Exception::Return(Box::new(ReturnState {
             level: r.level - 1,
@@ -786,7 +802,7 @@ fn return_from_proc(r: ReturnState) -> Result<Value, Exception> {
         }
         CODE_BREAK => Err(Exception::Break),
         CODE_CONTINUE => Err(Exception::Continue),
-        _ => Err(Exception::Return(Box::new(ReturnState { level: 1, ..r }))),
+        _ => Err(Exception::Return(Box::new(ReturnState { level: 0, ..r }))),
     }
 }
 

@@ -202,9 +202,7 @@ impl Interp {
         let (to_frame, to_name) = self.resolve(target);
         self.current = saved;
         if to_frame == self.current && *to_name == *local {
-            return Err(Exception::error(format!(
-                "can't upvar from variable to itself"
-            )));
+            return Err(Exception::error("can't upvar from variable to itself"));
         }
         match self.frames[self.current].vars.get(local) {
             Some(Var::Scalar(_) | Var::Array(_)) => Err(Exception::error(format!(

@@ -297,10 +297,17 @@ impl ExprParser<'_> {
 
     fn bareword(&self, start: usize, end: usize) -> Error {
         let word = &self.p.text[start..end];
+        let octal =
+            word.len() > 1 && word.starts_with('0') && word.bytes().all(|b| b.is_ascii_digit());
+        let hint = if octal {
+            " (invalid octal number?)"
+        } else {
+            ""
+        };
         self.p.error(
             &format!(
                 "invalid bareword \"{word}\"\nin expression \"{}\";\nshould be \"${word}\" or \
-                 \"{{{word}}}\" or \"{word}(...)\" or ...",
+                 \"{{{word}}}\" or \"{word}(...)\" or ...{hint}",
                 self.p.text
             ),
             start,

@@ -35,6 +35,47 @@ pub fn parse_script_with_depth(text: &str, base: usize, max_depth: usize) -> Res
     Ok(script)
 }
 
+/// Parses the commands of a script one at a time, so that each can run before the next is
+/// parsed, as tclsh runs a file: a syntax error late in the text does not stop the commands
+/// before it. After an error the stream ends.
+pub struct CommandStream<'a> {
+    parser: Parser<'a>,
+    done: bool,
+}
+
+/// The commands of `text` (at byte `base` of the scene text) as a [`CommandStream`].
+pub fn parse_commands(text: &str, base: usize, max_depth: usize) -> CommandStream<'_> {
+    CommandStream {
+        parser: Parser::new(text, base, max_depth),
+        done: false,
+    }
+}
+
+impl Iterator for CommandStream<'_> {
+    type Item = Result<Command, Error>;
+
+    fn next(&mut self) -> Option<Result<Command, Error>> {
+        if self.done {
+            return None;
+        }
+        loop {
+            self.parser.skip_command_separators();
+            match self.parser.peek() {
+                None => {
+                    self.done = true;
+                    return None;
+                }
+                Some(b'#') => self.parser.skip_comment(),
+                Some(_) => {
+                    let command = self.parser.command();
+                    self.done = command.is_err();
+                    return Some(command);
+                }
+            }
+        }
+    }
+}
+
 /// The characters that separate words.
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
@@ -146,11 +187,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(b']') if nested => break,
                 Some(b'#') => self.skip_comment(),
-                Some(_) => {
-                    if let Some(command) = self.command()? {
-                        commands.push(command);
-                    }
-                }
+                Some(_) => commands.push(self.command()?),
             }
         }
         let end = self.pos;
@@ -211,7 +248,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn command(&mut self) -> Result<Option<Command>, Error> {
+    fn command(&mut self) -> Result<Command, Error> {
         let start = self.pos;
         let mut words = Vec::new();
         loop {
@@ -223,10 +260,10 @@ impl<'a> Parser<'a> {
             debug_assert!(separated, "a word ends at a separator or the command's end");
         }
         let end = words.last().map_or(start, |w| w.span.end);
-        Ok(Some(Command {
+        Ok(Command {
             span: Span::new(self.base + start, end),
             words,
-        }))
+        })
     }
 
     fn word(&mut self) -> Result<Word, Error> {
@@ -337,8 +374,7 @@ impl<'a> Parser<'a> {
         let mut parts = Vec::new();
         let mut text = String::new();
         let mut text_start = self.pos;
-        loop {
-            let Some(b) = self.peek() else { break };
+        while let Some(b) = self.peek() {
             let ends = match until {
                 Until::Bare => is_space(b) || b == b'\n' || b == b';' || (b == b']' && self.nested),
                 Until::Quote => b == b'"',
