@@ -462,6 +462,11 @@ impl Interp {
         Err(Exception::limit(message))
     }
 
+    /// Commands executed so far in the current (or last) top-level evaluation.
+    pub fn commands_run(&self) -> u64 {
+        self.commands_run
+    }
+
     /// Accounts for `bytes` of newly created string or list data.
     pub fn charge(&mut self, bytes: usize) -> Result<(), Exception> {
         self.memory = self.memory.saturating_add(bytes);

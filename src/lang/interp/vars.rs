@@ -54,16 +54,55 @@ fn full_name(name: &str, index: Option<&str>) -> String {
     }
 }
 
+/// The name a variable is stored under after following links: the name as written (no
+/// allocation on the common path) or the target name of a link.
+pub(in crate::lang) enum Resolved<'n> {
+    Written(&'n str),
+    Linked(Rc<str>),
+}
+
+impl Resolved<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Resolved::Written(s) => s,
+            Resolved::Linked(s) => s,
+        }
+    }
+
+    fn to_rc(&self) -> Rc<str> {
+        match self {
+            Resolved::Written(s) => Rc::from(*s),
+            Resolved::Linked(s) => s.clone(),
+        }
+    }
+}
+
+/// Looks `key` up in `map`, inserting `make()` under a newly allocated key only if missing.
+fn slot_in<'m, K, V>(
+    map: &'m mut FxHashMap<K, V>,
+    key: &str,
+    owned: impl FnOnce() -> K,
+    make: impl FnOnce() -> V,
+) -> &'m mut V
+where
+    K: std::borrow::Borrow<str> + std::hash::Hash + Eq,
+{
+    if !map.contains_key(key) {
+        map.insert(owned(), make());
+    }
+    map.get_mut(key).expect("present")
+}
+
 impl Interp {
     /// The frame and name a variable name refers to from the current frame, following a link.
-    pub(in crate::lang) fn resolve(&self, name: &str) -> (usize, Rc<str>) {
+    pub(in crate::lang) fn resolve<'n>(&self, name: &'n str) -> (usize, Resolved<'n>) {
         let (frame, name) = match name.strip_prefix("::") {
             Some(global) => (0, global),
             None => (self.current, name),
         };
         match self.frames[frame].vars.get(name) {
-            Some(Var::Link { frame, name }) => (*frame, name.clone()),
-            _ => (frame, Rc::from(name)),
+            Some(Var::Link { frame, name }) => (*frame, Resolved::Linked(name.clone())),
+            _ => (frame, Resolved::Written(name)),
         }
     }
 
@@ -77,7 +116,7 @@ impl Interp {
             Exception::error(format!("can't read \"{}\": {why}", full_name(name, index)))
         };
         let (frame, resolved) = self.resolve(name);
-        match (self.frames[frame].vars.get(&*resolved), index) {
+        match (self.frames[frame].vars.get(resolved.as_str()), index) {
             (Some(Var::Scalar(v)), None) => Ok(v.clone()),
             (Some(Var::Array(_)), None) => Err(fail("variable is array")),
             (Some(Var::Scalar(_)), Some(_)) => Err(fail("variable isn't array")),
@@ -100,15 +139,20 @@ impl Interp {
         };
         let (frame, resolved) = self.resolve(name);
         let vars = &mut self.frames[frame].vars;
-        let var = vars.entry(resolved).or_insert_with(|| match index {
-            Some(_) => Var::Array(FxHashMap::default()),
-            None => Var::Scalar(Value::empty()),
-        });
+        let var = slot_in(
+            vars,
+            resolved.as_str(),
+            || resolved.to_rc(),
+            || match index {
+                Some(_) => Var::Array(FxHashMap::default()),
+                None => Var::Scalar(Value::empty()),
+            },
+        );
         match (var, index) {
             (Var::Scalar(v), None) => Ok(v),
             (Var::Array(_), None) => Err(fail("variable is array")),
             (Var::Scalar(_), Some(_)) => Err(fail("variable isn't array")),
-            (Var::Array(map), Some(i)) => Ok(map.entry(i.to_string()).or_insert_with(Value::empty)),
+            (Var::Array(map), Some(i)) => Ok(slot_in(map, i, || i.to_string(), Value::empty)),
             (Var::Link { .. }, _) => unreachable!("links are resolved before lookup"),
         }
     }
@@ -126,7 +170,7 @@ impl Interp {
     /// Whether the variable (or element) exists.
     pub(in crate::lang) fn var_exists(&self, name: &str, index: Option<&str>) -> bool {
         let (frame, resolved) = self.resolve(name);
-        match (self.frames[frame].vars.get(&*resolved), index) {
+        match (self.frames[frame].vars.get(resolved.as_str()), index) {
             (Some(Var::Scalar(_) | Var::Array(_)), None) => true,
             (Some(Var::Array(map)), Some(i)) => map.contains_key(i),
             _ => false,
@@ -143,9 +187,9 @@ impl Interp {
         };
         let (frame, resolved) = self.resolve(name);
         let vars = &mut self.frames[frame].vars;
-        match (vars.get_mut(&*resolved), index) {
+        match (vars.get_mut(resolved.as_str()), index) {
             (Some(Var::Scalar(_) | Var::Array(_)), None) => {
-                vars.remove(&*resolved);
+                vars.remove(resolved.as_str());
                 Ok(())
             }
             (Some(Var::Array(map)), Some(i)) => match map.remove(i) {
@@ -160,7 +204,7 @@ impl Interp {
     /// The array a name refers to, if it is one.
     pub(in crate::lang) fn array(&self, name: &str) -> Option<&FxHashMap<String, Value>> {
         let (frame, resolved) = self.resolve(name);
-        match self.frames[frame].vars.get(&*resolved) {
+        match self.frames[frame].vars.get(resolved.as_str()) {
             Some(Var::Array(map)) => Some(map),
             _ => None,
         }
@@ -172,10 +216,12 @@ impl Interp {
         name: &str,
     ) -> Result<&mut FxHashMap<String, Value>, Exception> {
         let (frame, resolved) = self.resolve(name);
-        let var = self.frames[frame]
-            .vars
-            .entry(resolved)
-            .or_insert_with(|| Var::Array(FxHashMap::default()));
+        let var = slot_in(
+            &mut self.frames[frame].vars,
+            resolved.as_str(),
+            || resolved.to_rc(),
+            || Var::Array(FxHashMap::default()),
+        );
         match var {
             Var::Array(map) => Ok(map),
             _ => Err(Exception::error(format!(
@@ -201,7 +247,7 @@ impl Interp {
         self.current = frame;
         let (to_frame, to_name) = self.resolve(target);
         self.current = saved;
-        if to_frame == self.current && *to_name == *local {
+        if to_frame == self.current && to_name.as_str() == local {
             return Err(Exception::error("can't upvar from variable to itself"));
         }
         match self.frames[self.current].vars.get(local) {
@@ -213,7 +259,7 @@ impl Interp {
                     Rc::from(local),
                     Var::Link {
                         frame: to_frame,
-                        name: to_name,
+                        name: to_name.to_rc(),
                     },
                 );
                 Ok(())

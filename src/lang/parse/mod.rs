@@ -81,6 +81,25 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
 }
 
+/// Bytes at which a run of word text must stop to look closer.
+fn may_be_special(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\r'
+            | b'\x0b'
+            | b'\x0c'
+            | b'\n'
+            | b';'
+            | b']'
+            | b'"'
+            | b')'
+            | b'\\'
+            | b'$'
+            | b'['
+    )
+}
+
 fn is_var_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
@@ -410,9 +429,14 @@ impl<'a> Parser<'a> {
                     text_start = self.pos;
                 }
                 _ => {
-                    let c = self.text[self.pos..].chars().next().expect("in bounds");
-                    text.push(c);
-                    self.pos += c.len_utf8();
+                    // A run of ordinary text up to the next byte that may end the word or
+                    // start a substitution (all ASCII, so the run ends on a char boundary).
+                    let mut end = self.pos + 1;
+                    while end < self.src.len() && !may_be_special(self.src[end]) {
+                        end += 1;
+                    }
+                    text.push_str(&self.text[self.pos..end]);
+                    self.pos = end;
                 }
             }
         }
