@@ -140,6 +140,10 @@ impl Interp {
     }
 
     fn operand(&mut self, e: &CExpr, code: &Code) -> Result<Operand, Exception> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.operand_inner(e, code))
+    }
+
+    fn operand_inner(&mut self, e: &CExpr, code: &Code) -> Result<Operand, Exception> {
         match &e.kind {
             CExprKind::Const(v) => Ok(Operand::of(v.clone())),
             CExprKind::Subst(s) => Ok(Operand::of(self.subst(s, code)?)),

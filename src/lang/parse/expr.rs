@@ -5,7 +5,7 @@
 //! (right-associative). Operands are numbers, boolean words, `$var`, `[script]`, `"quoted"`,
 //! `{braced}`, `name(args)` math-function calls and parenthesised expressions.
 
-use super::{is_space, Parser, Until};
+use super::{is_space, Parser, Until, RED_ZONE, STACK_SEGMENT};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, Part, UnaryOp};
 use crate::lang::error::Error;
 
@@ -87,6 +87,10 @@ impl ExprParser<'_> {
     }
 
     fn ternary(&mut self) -> Result<Expr, Error> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.ternary_inner())
+    }
+
+    fn ternary_inner(&mut self) -> Result<Expr, Error> {
         let start = self.p.pos;
         self.p.descend(start)?;
         let cond = self.binary(0)?;
@@ -175,6 +179,10 @@ impl ExprParser<'_> {
     }
 
     fn unary(&mut self) -> Result<Expr, Error> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.unary_inner())
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, Error> {
         self.skip_space();
         let start = self.p.pos;
         let op = match self.p.peek() {

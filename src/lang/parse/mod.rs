@@ -19,6 +19,12 @@ use super::ast::{Command, Part, Script, Word, WordKind};
 use super::error::Error;
 use super::span::Span;
 
+/// Stack left below which the recursive parse functions grow the stack before going deeper,
+/// and the size of each added segment: nesting is bounded by the depth limit, not by the
+/// stack size of the thread that happens to parse.
+pub(super) const RED_ZONE: usize = 64 * 1024;
+pub(super) const STACK_SEGMENT: usize = 1024 * 1024;
+
 /// Nesting depth the free parse functions allow, matching the interpreter's default limit.
 pub const DEFAULT_MAX_DEPTH: usize = 1000;
 
@@ -455,6 +461,10 @@ impl<'a> Parser<'a> {
 
     /// `[script]` at the cursor.
     pub(super) fn bracket(&mut self) -> Result<Part, Error> {
+        stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.bracket_inner())
+    }
+
+    fn bracket_inner(&mut self) -> Result<Part, Error> {
         let open = self.pos;
         self.descend(open)?;
         self.pos += 1;
