@@ -50,6 +50,19 @@ impl Code {
         self.source.get(start..end).unwrap_or("")
     }
 
+    /// The text of a command as tclsh quotes it in errorInfo: its words and the blanks after
+    /// them, up to its terminator.
+    pub fn text_of_command(&self, span: Span) -> &str {
+        let text = self.text_of(span);
+        let start = span.start.saturating_sub(self.base).min(self.source.len());
+        let end = start + text.len();
+        let blanks = self.source.as_bytes()[end..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        &self.source[start..end + blanks]
+    }
+
     /// The 1-based line within this script of byte `offset` of the text.
     pub fn line_of(&self, offset: usize) -> usize {
         let upto = offset.saturating_sub(self.base).min(self.source.len());

@@ -329,7 +329,7 @@ pub fn error_cmd(_: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     let mut e = Exception::error(args[1].value.as_str());
     if let Exception::Error(state) = &mut e {
         if let Some(info) = args.get(2).filter(|a| !a.value.as_str().is_empty()) {
-            state.set_trail(info.value.as_str());
+            state.set_own_trail(info.value.as_str());
         }
         if let Some(code) = args.get(3) {
             state.code = code.value.clone();

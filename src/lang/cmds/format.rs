@@ -156,13 +156,11 @@ fn convert(spec: &Spec, v: Value) -> Result<String, Exception> {
                 _ => format!("{n:o}"),
             };
             digits = min_digits(digits, spec.precision);
-            if spec.alt && n != 0 {
-                let prefix = match spec.conversion {
-                    'x' => "0x",
-                    'X' => "0X",
-                    _ => "0",
-                };
-                digits.insert_str(0, prefix);
+            match spec.conversion {
+                'x' if spec.alt => digits.insert_str(0, "0x"),
+                'X' if spec.alt => digits.insert_str(0, "0X"),
+                'o' if spec.alt && !digits.starts_with('0') => digits.insert(0, '0'),
+                _ => {}
             }
             digits
         }

@@ -148,7 +148,7 @@ fn index_of(v: &Value, len: usize) -> Result<i64, Exception> {
         return Ok(base);
     }
     let (sign, num) = rest.split_at(1);
-    if num.starts_with(['+', '-']) || num.contains(char::is_whitespace) {
+    if num.contains(char::is_whitespace) {
         return Err(bad());
     }
     let offset = parse_int(num).ok_or_else(bad)?;
@@ -196,5 +196,6 @@ mod tests {
         assert!(ix("x").is_err());
         assert!(ix("end-").is_err());
         assert!(ix("1+").is_err());
+        assert_eq!(ix("end--1").unwrap(), 5);
     }
 }

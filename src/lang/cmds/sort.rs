@@ -44,16 +44,14 @@ pub fn lsort_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
                 let option = args[i].value.as_str();
                 i += 1;
                 if i >= args.len() - 1 {
-                    return Err(Exception::error(
-                        format!("\"{option}\" option must be followed by list index").replace(
-                            "list index",
-                            if option == "-stride" {
-                                "stride length"
-                            } else {
-                                "list index"
-                            },
-                        ),
-                    ));
+                    let what = if option == "-stride" {
+                        "stride length"
+                    } else {
+                        "list index"
+                    };
+                    return Err(Exception::error(format!(
+                        "\"{option}\" option must be followed by {what}"
+                    )));
                 }
                 if option == "-index" {
                     index = Some(args[i].value.clone());

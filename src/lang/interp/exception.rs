@@ -34,6 +34,9 @@ pub struct ErrorState {
     pub code: Value,
     /// Whether the trail already names the command that raised the error.
     pub(super) trail_started: bool,
+    /// The trail was given by the raising command itself (`error msg info`), which therefore
+    /// does not add itself to it.
+    pub(super) given_trail: bool,
     /// The line, within the innermost script, of the command that raised the error.
     pub(super) line: usize,
     /// A resource limit was hit: `catch` does not stop it.
@@ -41,11 +44,18 @@ pub struct ErrorState {
 }
 
 impl ErrorState {
-    /// Replaces the errorInfo trail (`error msg info`, `return -errorinfo`); the commands the
-    /// error passes through from here on are added to it.
+    /// Replaces the errorInfo trail (`return -errorinfo`); the commands the error passes
+    /// through from here on are added to it.
     pub fn set_trail(&mut self, trail: &str) {
         self.trail = trail.to_string();
         self.trail_started = true;
+    }
+
+    /// Replaces the errorInfo trail from the command raising the error (`error msg info`),
+    /// which is then not added to it; the commands around it are.
+    pub fn set_own_trail(&mut self, trail: &str) {
+        self.set_trail(trail);
+        self.given_trail = true;
     }
 }
 
@@ -82,6 +92,7 @@ impl Exception {
             trail,
             code: Value::from("NONE"),
             trail_started: false,
+            given_trail: false,
             line: 1,
             limit: false,
         }))

@@ -828,7 +828,10 @@ fn annotate(e: Exception, code: &Code, command: Span, located: Span) -> Exceptio
     if state.span.is_none() {
         state.span = Some(located);
     }
-    let text = code.text_of(command);
+    if std::mem::take(&mut state.given_trail) {
+        return Exception::Error(state);
+    }
+    let text = code.text_of_command(command);
     let shown = match text.char_indices().nth(150) {
         Some((cut, _)) => format!("{}...", &text[..cut]),
         None => text.to_string(),
