@@ -118,6 +118,11 @@ fn known_hostile_inputs() {
         "return -level 5 x",
         "proc f {args args} {}; f",
         "array set a {1 2}; set a(1)(2) 3",
+        "format %2000000000d 1",
+        "format %.2000000000f 1",
+        "string map {a bbbbbbbbbbbbbbbb} [string repeat a 100000]",
+        "lrepeat 1000000000",
+        "set s [string repeat x 100000]; lrepeat 100000 $s",
     ] {
         check(text);
     }

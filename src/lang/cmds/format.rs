@@ -125,6 +125,8 @@ pub fn format_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
             return Err(ended());
         };
         spec.conversion = conversion;
+        // Width and precision can ask for any size: check before building the field.
+        interp.check_memory(out.len() + spec.width + spec.precision.unwrap_or(0))?;
         i += 1;
         let field = convert(&spec, take(&mut next_arg)?)?;
         pad(&spec, &field, &mut out);

@@ -12,9 +12,27 @@ fn charge_elements(interp: &mut Interp, n: usize) -> Result<(), Exception> {
     interp.charge(n.saturating_mul(ELEMENT_COST))
 }
 
+/// Charges a list about to be built from `copies` repetitions of `items`: the handles, and
+/// the text the list's string form will hold, for elements whose text is already known.
+fn charge_repeated(interp: &mut Interp, items: &[Value], copies: usize) -> Result<(), Exception> {
+    let text: usize = items
+        .iter()
+        .map(|v| {
+            if v.has_text() {
+                v.as_str().len() + 1
+            } else {
+                0
+            }
+        })
+        .sum();
+    let each = text.saturating_add(items.len().saturating_mul(ELEMENT_COST));
+    interp.charge(each.saturating_mul(copies))
+}
+
 pub fn list_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
-    charge_elements(interp, args.len() - 1)?;
-    Ok(Value::from_list(values(&args[1..])))
+    let items = values(&args[1..]);
+    charge_repeated(interp, &items, 1)?;
+    Ok(Value::from_list(items))
 }
 
 pub fn llength_cmd(_: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
@@ -292,9 +310,12 @@ pub fn lrepeat_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
             "bad count \"{count}\": must be integer >= 0"
         )));
     }
-    let total = (count as usize).saturating_mul(args.len() - 2);
-    charge_elements(interp, total)?;
     let one = values(&args[2..]);
+    if one.is_empty() {
+        return Ok(Value::from_list(Vec::new()));
+    }
+    charge_repeated(interp, &one, count as usize)?;
+    let total = (count as usize).saturating_mul(one.len());
     let mut items = Vec::with_capacity(total);
     for _ in 0..count {
         items.extend(one.iter().cloned());

@@ -71,9 +71,16 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
             if map.len() % 2 != 0 {
                 return Err(Exception::error("char map list unbalanced"));
             }
-            let out = string_map(map, args[args.len() - 1].value.as_str(), nocase);
-            interp.charge(out.len())?;
-            Ok(Value::from(out))
+            let budget = interp.memory_left();
+            match string_map(map, args[args.len() - 1].value.as_str(), nocase, budget) {
+                Some(out) => {
+                    interp.charge(out.len())?;
+                    Ok(Value::from(out))
+                }
+                None => interp
+                    .charge(budget.saturating_add(1))
+                    .map(|_| Value::empty()),
+            }
         }
         "tolower" | "toupper" => {
             sub_arity(args, 2, 1, Some(3), "string ?first? ?last?")?;
@@ -219,7 +226,8 @@ fn find(needle: &[char], hay: &[char], first: bool, limit: Option<i64>) -> i64 {
     }
 }
 
-fn string_map(map: &[Value], s: &str, nocase: bool) -> String {
+/// `string map`; `None` if the result would grow beyond `budget` bytes.
+fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Option<String> {
     let fold = |t: &str| {
         if nocase {
             t.to_lowercase()
@@ -243,6 +251,9 @@ fn string_map(map: &[Value], s: &str, nocase: bool) -> String {
                 None => false,
             };
             if hit {
+                if out.len() + replacement.len() > budget {
+                    return None;
+                }
                 out.push_str(replacement);
                 rest = &rest[key.len()..];
                 continue 'outer;
@@ -251,7 +262,7 @@ fn string_map(map: &[Value], s: &str, nocase: bool) -> String {
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
-    out
+    Some(out)
 }
 
 fn compare(a: &str, b: &str, nocase: bool, length: Option<i64>) -> Ordering {
@@ -336,7 +347,8 @@ mod tests {
             .iter()
             .map(|s| Value::from(*s))
             .collect();
-        assert_eq!(string_map(&map, "aabab", false), "211");
-        assert_eq!(string_map(&map, "AB", true), "1");
+        assert_eq!(string_map(&map, "aabab", false, 100).unwrap(), "211");
+        assert_eq!(string_map(&map, "AB", true, 100).unwrap(), "1");
+        assert_eq!(string_map(&map, "aabab", false, 2), None);
     }
 }

@@ -487,6 +487,11 @@ impl Interp {
         Ok(())
     }
 
+    /// Bytes of string and list data that may still be created in this evaluation.
+    pub fn memory_left(&self) -> usize {
+        self.limits.max_memory.saturating_sub(self.memory)
+    }
+
     fn enter(&mut self) -> Result<(), Exception> {
         if self.depth >= self.limits.max_depth {
             return Err(Exception::limit(format!(
