@@ -157,6 +157,9 @@ pub struct Interp {
     anchor: Span,
     output: Output,
     log: String,
+    /// Emptied argument vectors kept for reuse, one per nesting level in use, so running a
+    /// command does not allocate one.
+    arg_buffers: Vec<Vec<Arg>>,
 }
 
 impl Interp {
@@ -176,6 +179,7 @@ impl Interp {
             anchor: Span::default(),
             output: Output::Log,
             log: String::new(),
+            arg_buffers: Vec::new(),
         };
         super::cmds::register_builtins(&mut interp);
         interp
@@ -573,20 +577,25 @@ impl Interp {
         };
         let saved = self.anchor;
         self.anchor = span;
-        let result = self
-            .words(code, command)
-            .and_then(|args| self.invoke(&args));
+        let mut args = self.arg_buffers.pop().unwrap_or_default();
+        let result = match self.words(code, command, &mut args) {
+            Ok(()) => self.invoke(&args),
+            Err(e) => Err(e),
+        };
+        args.clear();
+        self.arg_buffers.push(args);
         self.anchor = saved;
         result.map_err(|e| annotate(e, code, command.span, span))
     }
 
-    /// The arguments of a command: its words substituted and `{*}` words expanded.
+    /// The arguments of a command (its words substituted and `{*}` words expanded), into
+    /// `args`.
     fn words(
         &mut self,
         code: &Code,
         command: &super::code::CCommand,
-    ) -> Result<Vec<Arg>, Exception> {
-        let mut args = Vec::with_capacity(command.words.len());
+        args: &mut Vec<Arg>,
+    ) -> Result<(), Exception> {
         for word in &command.words {
             let span = if code.located { word.span } else { self.anchor };
             let value = self.subst(&word.subst, code)?;
@@ -599,7 +608,7 @@ impl Interp {
                 args.push(Arg::new(value, span, word.literal));
             }
         }
-        Ok(args)
+        Ok(())
     }
 
     pub(super) fn subst(&mut self, s: &Subst, code: &Code) -> Result<Value, Exception> {
