@@ -303,5 +303,8 @@ fn loop_bodies_are_parsed_once() {
         .eval_source("set body {incr n}\nset n 0\nfor {set i 0} {$i < 3} {incr i} $body")
         .unwrap();
     let body = interp.get_var("body").unwrap();
-    assert!(matches!(body.compiled().get(), Some(Compiled::Script(_))));
+    assert!(matches!(
+        body.compiled().get(),
+        Some(crate::lang::code::Compiled::Script(_))
+    ));
 }

@@ -282,6 +282,45 @@ impl Interp {
     }
 }
 
+impl Interp {
+    /// Runs `f` with the current frame set to `frame` (for `uplevel`).
+    pub(in crate::lang) fn in_frame<T>(
+        &mut self,
+        frame: usize,
+        f: impl FnOnce(&mut Interp) -> T,
+    ) -> T {
+        let saved = std::mem::replace(&mut self.current, frame);
+        let result = f(self);
+        self.current = saved;
+        result
+    }
+
+    /// The frame `level` designates from the current one: `N` levels up, or `#N` absolute.
+    pub(in crate::lang) fn frame_at(&self, level: &str) -> Option<usize> {
+        let current_level = self.frames[self.current].level;
+        let target = match level.strip_prefix('#') {
+            Some(abs) => abs.parse::<usize>().ok()?,
+            None => current_level.checked_sub(level.parse::<usize>().ok()?)?,
+        };
+        if target > current_level {
+            return None;
+        }
+        let mut frame = self.current;
+        while self.frames[frame].level > target {
+            frame = self.frames[frame].parent;
+        }
+        Some(frame)
+    }
+
+    pub(in crate::lang) fn frame_level(&self, frame: usize) -> usize {
+        self.frames[frame].level
+    }
+
+    pub(in crate::lang) fn frame_call(&self, frame: usize) -> Value {
+        self.frames[frame].call.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::split_name;
