@@ -118,6 +118,9 @@ fn known_hostile_inputs() {
         "return -level 5 x",
         "proc f {args args} {}; f",
         "array set a {1 2}; set a(1)(2) 3",
+        // Found by the fuzzer: a required parameter after one with a default.
+        "proc p {a {b {x y}} irgs} {}\np {a {b {x y}} args} {}",
+        "proc v {{args x}} {}; v",
         "format %2000000000d 1",
         "format %.2000000000f 1",
         "string map {a bbbbbbbbbbbbbbbb} [string repeat a 100000]",

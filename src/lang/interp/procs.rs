@@ -75,26 +75,25 @@ impl Interp {
         args: &[Arg],
     ) -> Result<Value, Exception> {
         let given = &args[1..];
-        let required =
-            p.params.iter().filter(|q| q.default.is_none()).count() - usize::from(p.variadic);
+        let wrong_args =
+            || Exception::error(format!("wrong # args: should be \"{}\"", proc_usage(p)));
         let fixed = p.params.len() - usize::from(p.variadic);
-        if given.len() < required || (!p.variadic && given.len() > fixed) {
-            return Err(Exception::error(format!(
-                "wrong # args: should be \"{}\"",
-                proc_usage(p)
-            )));
+        if !p.variadic && given.len() > fixed {
+            return Err(wrong_args());
         }
         let call = Value::from_list(args.iter().map(|a| a.value.clone()).collect());
         let level = self.frames[self.current].level + 1;
         let mut frame = Frame::new(level, self.current, call);
+        // Arguments bind positionally; a missing one takes its default or is an error.
         for (i, param) in p.params.iter().enumerate() {
-            let value = if p.variadic && i == p.params.len() - 1 {
+            let value = if i == fixed {
                 let rest = given.get(i..).unwrap_or(&[]);
                 Value::from_list(rest.iter().map(|a| a.value.clone()).collect())
             } else {
-                match given.get(i) {
-                    Some(a) => a.value.clone(),
-                    None => param.default.clone().expect("arity checked"),
+                match (given.get(i), &param.default) {
+                    (Some(a), _) => a.value.clone(),
+                    (None, Some(default)) => default.clone(),
+                    (None, None) => return Err(wrong_args()),
                 }
             };
             frame.vars.insert(param.name.clone(), Var::Scalar(value));
