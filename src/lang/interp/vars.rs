@@ -94,16 +94,26 @@ where
 }
 
 impl Interp {
-    /// The frame and name a variable name refers to from the current frame, following a link.
+    /// The frame and name a variable name refers to from the current frame, following links
+    /// (a link's target may itself have become a link later, through `uplevel` + `global`).
     pub(in crate::lang) fn resolve<'n>(&self, name: &'n str) -> (usize, Resolved<'n>) {
-        let (frame, name) = match name.strip_prefix("::") {
+        let (mut frame, name) = match name.strip_prefix("::") {
             Some(global) => (0, global),
             None => (self.current, name),
         };
-        match self.frames[frame].vars.get(name) {
-            Some(Var::Link { frame, name }) => (*frame, Resolved::Linked(name.clone())),
-            _ => (frame, Resolved::Written(name)),
+        let mut resolved = Resolved::Written(name);
+        // Links only point at frames further out, so chains are short; the bound only
+        // guards against a cycle made through `uplevel`.
+        for _ in 0..self.frames.len() + 1 {
+            match self.frames[frame].vars.get(resolved.as_str()) {
+                Some(Var::Link { frame: f, name: n }) => {
+                    frame = *f;
+                    resolved = Resolved::Linked(n.clone());
+                }
+                _ => break,
+            }
         }
+        (frame, resolved)
     }
 
     /// Reads a variable (`index` given: an array element).
@@ -153,7 +163,7 @@ impl Interp {
             (Var::Array(_), None) => Err(fail("variable is array")),
             (Var::Scalar(_), Some(_)) => Err(fail("variable isn't array")),
             (Var::Array(map), Some(i)) => Ok(slot_in(map, i, || i.to_string(), Value::empty)),
-            (Var::Link { .. }, _) => unreachable!("links are resolved before lookup"),
+            (Var::Link { .. }, _) => Err(fail("circular variable links")),
         }
     }
 
