@@ -1,8 +1,13 @@
 //! Parses and evaluates arbitrary text with small limits: whatever the input, the interpreter
 //! must return (a value or a located error) without panicking, hanging or overflowing.
 //!
-//! Run: `RUSTC_BOOTSTRAP=1 cargo fuzz run eval` from the crate root (cargo-fuzz), with
-//! `-- -max_total_time=60` for a bounded run.
+//! Run: `RUSTC_BOOTSTRAP=1 cargo fuzz run eval -s none -- -max_total_time=60` from the crate
+//! root (cargo-fuzz needs nightly features, which RUSTC_BOOTSTRAP unlocks on stable). Without
+//! cargo-fuzz installed, the same build is `cargo build --release --target
+//! x86_64-unknown-linux-gnu` in fuzz/ with RUSTC_BOOTSTRAP=1 and RUSTFLAGS `-Cpasses=
+//! sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-
+//! inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table --cfg fuzzing`; the binary
+//! takes libFuzzer's options (`corpus/eval -max_total_time=60`).
 
 #![no_main]
 

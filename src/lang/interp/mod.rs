@@ -19,9 +19,21 @@
 //! ```
 //!
 //! A native command receives its words as [`Arg`]s: the value, the span of the word in the
-//! scene text and whether the word was a literal. It may call back into the interpreter (read
-//! variables, evaluate scripts, register more commands). Errors it raises without a span are
-//! located at the innermost command running whose text is known.
+//! scene text and whether the word was a literal. It may call back into the interpreter:
+//! - [`Interp::get_var`] / [`Interp::set_var`]: variables of the frame the command runs in;
+//! - [`Interp::substitute_parts`]: substitute parsed word parts in that frame;
+//! - [`Interp::eval_value`], [`Interp::eval_expr`], [`Interp::invoke`],
+//!   [`Interp::eval_words`]: run a script, an expression, or one command given as words;
+//! - [`Interp::parse_expr_arg`]: an argument as an `expr` tree located in the scene text
+//!   (for symbolic force expressions);
+//! - [`Interp::register`]: define more commands, even while running (a body becomes a
+//!   command named after it);
+//! - [`Interp::level`], [`Interp::in_proc`], [`Interp::depth`], [`Interp::current_span`]:
+//!   where the command is running.
+//!
+//! Errors it raises with [`Exception::error_at`] point at the given word; those raised with
+//! [`Exception::error`] are located at the innermost command running whose text is known.
+//! Results leave [`Interp::eval_source`] as [`Error`]s that format as GNU diagnostics.
 //!
 //! # Limits
 //!
