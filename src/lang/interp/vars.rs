@@ -116,6 +116,23 @@ impl Interp {
         (frame, resolved)
     }
 
+    /// The variable a name refers to from the current frame, following links: one hash
+    /// lookup per hop, for the frequent read path.
+    fn lookup(&self, name: &str) -> Option<&Var> {
+        let (frame, name) = match name.strip_prefix("::") {
+            Some(global) => (0, global),
+            None => (self.current, name),
+        };
+        let mut var = self.frames[frame].vars.get(name);
+        for _ in 0..self.frames.len() {
+            match var {
+                Some(Var::Link { frame, name }) => var = self.frames[*frame].vars.get(&**name),
+                _ => break,
+            }
+        }
+        var
+    }
+
     /// Reads a variable (`index` given: an array element).
     pub(in crate::lang) fn read_var(
         &self,
@@ -125,8 +142,7 @@ impl Interp {
         let fail = |why: &str| {
             Exception::error(format!("can't read \"{}\": {why}", full_name(name, index)))
         };
-        let (frame, resolved) = self.resolve(name);
-        match (self.frames[frame].vars.get(resolved.as_str()), index) {
+        match (self.lookup(name), index) {
             (Some(Var::Scalar(v)), None) => Ok(v.clone()),
             (Some(Var::Array(_)), None) => Err(fail("variable is array")),
             (Some(Var::Scalar(_)), Some(_)) => Err(fail("variable isn't array")),
