@@ -350,6 +350,6 @@ mod tests {
         assert_eq!(float_text(&spec('g', None, false), 0.0), "0");
         assert_eq!(float_text(&spec('f', Some(0), false), 2.5), "2");
         assert_eq!(float_text(&spec('f', Some(0), false), 3.5), "4");
-        assert_eq!(float_text(&spec('g', Some(3), false), 3.14159), "3.14");
+        assert_eq!(float_text(&spec('g', Some(3), false), 1.23456), "1.23");
     }
 }
