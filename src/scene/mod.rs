@@ -7,20 +7,24 @@
 mod build;
 mod color;
 mod curve;
+mod describe;
 mod diff;
 mod element;
 mod error;
 mod expression;
+mod json;
 mod mass;
 pub mod model;
 mod patch;
 mod source_map;
 
 pub use curve::BezierSegment;
+pub use describe::describe;
 pub use diff::{diff, Aspects, ChangeKind, ElementChange, SceneDiff};
 pub use element::{ElementKind, ElementRef};
 pub use error::{SceneError, Warning};
 pub use expression::Reference;
+pub use json::{error_json, scene_json};
 pub use model::Scene;
 pub use patch::{
     format_number, patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit,

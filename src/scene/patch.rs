@@ -150,18 +150,17 @@ fn value_is_finite(value: EditValue) -> bool {
     }
 }
 
-/// `value` rounded to `digits` significant digits, in the shortest text that reads back as it.
+/// `value` rounded to `digits` significant digits, in the shortest text that reads back as it:
+/// plain decimals, or an exponent for magnitudes below 1e-4 or from 1e15 up (as Tcl does).
 pub fn format_number(value: f64, digits: usize) -> String {
     if value == 0.0 || !value.is_finite() {
         return "0".into();
     }
     let rounded = round(value, digits);
-    let plain = format!("{rounded}");
-    let scientific = format!("{rounded:e}");
-    if scientific.len() < plain.len() {
-        scientific
+    if (1e-4..1e15).contains(&rounded.abs()) {
+        format!("{rounded}")
     } else {
-        plain
+        format!("{rounded:e}")
     }
 }
 
