@@ -49,10 +49,10 @@ pub(super) fn expression(
     })
 }
 
-/// A component that was not written: zero.
+/// A component that was not written: zero, with an empty source.
 pub(super) fn zero(span: Span) -> Expression {
     Expression {
-        source: "0".into(),
+        source: String::new(),
         span: None,
         tree: Expr {
             span,
