@@ -1,8 +1,10 @@
 //! Subcommands of the `asgard` binary; each lives in its own file and returns the exit code.
 
 mod doc;
+mod eval;
 
 use clap::Subcommand;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Subcommand)]
@@ -10,10 +12,13 @@ pub enum Command {
     /// Compound documents: list, extract, replace and check animation subdocuments.
     #[command(subcommand)]
     Doc(doc::DocCommand),
+    /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
+    Eval { file: PathBuf },
 }
 
 pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Doc(command) => doc::run(command),
+        Command::Eval { file } => eval::run(file),
     }
 }

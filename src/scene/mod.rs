@@ -1,3 +1,30 @@
-//! The scene model: elements evaluated from the scene text, with the spans that tie them to it.
+//! The scene: the elements a scene text defines, with the spans that tie them to the text.
+//!
+//! - [`evaluate`] runs a scene text in the sandboxed interpreter with the element commands
+//!   registered and returns the [`Scene`] (or the located [`SceneError`] that stopped it).
+//! - [`model`] is the evaluated scene that the simulator, the renderer and the editor read.
 
+mod build;
+mod color;
+mod curve;
+mod element;
+mod error;
+mod mass;
 pub mod model;
+
+pub use curve::BezierSegment;
+pub use element::{ElementKind, ElementRef};
+pub use error::{SceneError, Warning};
+pub use model::Scene;
+
+use crate::lang::Limits;
+
+/// Evaluates a scene text with the default interpreter limits.
+pub fn evaluate(text: &str) -> Result<Scene, SceneError> {
+    evaluate_with_limits(text, Limits::default())
+}
+
+/// Evaluates a scene text with the given limits on commands run, nesting, memory and time.
+pub fn evaluate_with_limits(text: &str, limits: Limits) -> Result<Scene, SceneError> {
+    build::run(text, limits)
+}
