@@ -11,6 +11,8 @@ mod element;
 mod error;
 mod mass;
 pub mod model;
+pub mod shapes;
+pub mod state;
 
 pub use curve::BezierSegment;
 pub use element::{ElementKind, ElementRef};

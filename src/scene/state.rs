@@ -110,15 +110,8 @@ mod tests {
     #[test]
     fn initial_states_ignore_time_and_refuse_unknown_bodies() {
         let scene = Scene {
-            shapes: Vec::new(),
             bodies: vec![body("b", [1.0, 0.0, 0.0], [0.0; 3])],
-            forces: Vec::new(),
-            links: Vec::new(),
-            trajectories: Vec::new(),
-            lights: Vec::new(),
-            camera: None,
-            simulator: Default::default(),
-            log: Vec::new(),
+            ..Scene::default()
         };
         let states = InitialStates { scene: &scene };
         assert_eq!(states.body_state(0, 0.0), states.body_state(0, 7.5));
