@@ -7,17 +7,28 @@
 mod build;
 mod color;
 mod curve;
+mod diff;
 mod element;
 mod error;
+mod expression;
 mod mass;
 pub mod model;
+mod patch;
+mod source_map;
 pub mod shapes;
 pub mod state;
 
 pub use curve::BezierSegment;
+pub use diff::{diff, Aspects, ChangeKind, ElementChange, SceneDiff};
 pub use element::{ElementKind, ElementRef};
 pub use error::{SceneError, Warning};
+pub use expression::Reference;
 pub use model::Scene;
+pub use patch::{
+    format_number, patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit,
+    DRAG_DIGITS,
+};
+pub use source_map::{Highlight, InitVar, Target};
 
 use crate::lang::Limits;
 
