@@ -11,11 +11,12 @@ mod diff;
 mod element;
 mod error;
 mod expression;
+pub mod handles;
 mod mass;
 pub mod model;
 mod patch;
-mod source_map;
 pub mod shapes;
+mod source_map;
 pub mod state;
 
 pub use curve::BezierSegment;
