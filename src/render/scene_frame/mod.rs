@@ -20,6 +20,7 @@
 //! - a ground grid under the bodies.
 
 pub mod meshes;
+mod motion;
 mod options;
 pub mod palette;
 mod values;
@@ -27,8 +28,9 @@ mod view;
 
 pub use meshes::{PartMeshError, ShapeMeshes};
 pub use options::{CameraChoice, FrameOptions};
+pub use view::ViewSettings;
 
-use crate::render::camera::{Bounds, Viewport};
+use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::export::gltf;
 use crate::render::frame::{
     Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
@@ -197,25 +199,49 @@ impl SceneFrames {
         if !options.handles.is_empty() {
             frame.handles = self.handles(scene, options);
         }
-        let bounds = || {
-            self.bounds(scene, states, [time]).unwrap_or(Bounds {
-                min: Point3::new(-1.0, -1.0, -1.0),
-                max: Point3::new(1.0, 1.0, 1.0),
-            })
-        };
         if options.grid {
-            frame.grid = Some(view::ground_grid(&bounds(), palette::GRID));
+            frame.grid = Some(view::ground_grid(
+                &self.bounds_or_unit(scene, states, time),
+                palette::GRID,
+            ));
         }
-        frame.camera = match &options.camera {
+        frame.camera = self.camera(scene, states, time, &options.camera, viewport);
+        frame
+    }
+
+    /// The viewing state `choice` gives at `time` (see [`CameraChoice`]).
+    pub fn camera(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        time: f64,
+        choice: &CameraChoice,
+        viewport: &Viewport,
+    ) -> Camera {
+        let values = Values {
+            scene,
+            states,
+            time,
+        };
+        match choice {
             CameraChoice::Given(camera) => *camera,
-            CameraChoice::Fit(fit) => view::fitted(fit, viewport),
+            CameraChoice::Fit(bounds) => view::fitted(bounds, viewport),
             CameraChoice::Scene => scene
                 .camera
                 .as_ref()
                 .and_then(|camera| view::scene_camera(camera, &values))
-                .unwrap_or_else(|| view::fitted(&bounds(), viewport)),
-        };
-        frame
+                .unwrap_or_else(|| {
+                    view::fitted(&self.bounds_or_unit(scene, states, time), viewport)
+                }),
+        }
+    }
+
+    /// The bodies' bounds at `time`, or a unit box at the origin when there are none.
+    fn bounds_or_unit(&self, scene: &Scene, states: &dyn BodyStates, time: f64) -> Bounds {
+        self.bounds(scene, states, [time]).unwrap_or(Bounds {
+            min: Point3::new(-1.0, -1.0, -1.0),
+            max: Point3::new(1.0, 1.0, 1.0),
+        })
     }
 
     /// The bodies for glTF export: their parts and initial poses.

@@ -7,24 +7,52 @@ use crate::render::frame::Grid;
 use crate::scene::model::Camera as SceneCamera;
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
+/// A view in the terms of the scene's `camera` element (4.1.7): `pos` is where the eye is,
+/// `rot` the rotation vector that turns the default view (looking down −z with y up) into the
+/// camera's, `centre` the point that rotation and scaling keep in place, and `scale` the
+/// magnification about that centre (at scale 1 the eye is at `pos`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewSettings {
+    pub pos: Vector3<f64>,
+    pub rot: Vector3<f64>,
+    pub scale: f64,
+    pub centre: Vector3<f64>,
+}
+
+impl ViewSettings {
+    /// The renderer's viewing state for these settings, with the default lens.
+    pub fn camera(&self) -> Camera {
+        let rotation = UnitQuaternion::from_scaled_axis(self.rot).inverse();
+        Camera {
+            translation: -(rotation * (self.pos - self.centre)),
+            rotation,
+            scale: self.scale,
+            centre: Point3::from(self.centre),
+            ..Camera::default()
+        }
+    }
+
+    /// The settings that give `camera` (its lens aside).
+    pub fn of(camera: &Camera) -> ViewSettings {
+        ViewSettings {
+            pos: camera.centre.coords - camera.rotation.inverse() * camera.translation,
+            rot: camera.rotation.inverse().scaled_axis(),
+            scale: camera.scale,
+            centre: camera.centre.coords,
+        }
+    }
+}
+
 /// The view a `camera` element gives at the time of `values`, or `None` when one of its values
 /// cannot be computed then.
-///
-/// `pos` is where the eye is, `rot` the rotation vector that turns the default view (looking
-/// down −z with y up) into the camera's, `center` the point rotation and scaling keep in
-/// place, and `scale` magnifies about that centre (at scale 1 the eye is at `pos`).
 pub(super) fn scene_camera(camera: &SceneCamera, values: &Values) -> Option<Camera> {
-    let eye = values.camera_value(&camera.pos)?;
-    let turn = values.camera_value(&camera.rot)?;
-    let centre = Point3::from(values.camera_value(&camera.center)?);
-    let rotation = UnitQuaternion::from_scaled_axis(turn).inverse();
-    Some(Camera {
-        translation: -(rotation * (eye - centre.coords)),
-        rotation,
+    let settings = ViewSettings {
+        pos: values.camera_value(&camera.pos)?,
+        rot: values.camera_value(&camera.rot)?,
         scale: camera.scale.value,
-        centre,
-        ..Camera::default()
-    })
+        centre: values.camera_value(&camera.center)?,
+    };
+    Some(settings.camera())
 }
 
 /// How far the default view looks down onto the scene and turns about the vertical, in
@@ -84,6 +112,29 @@ fn round_spacing(length: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn view_settings_round_trip_through_the_camera() {
+        let settings = ViewSettings {
+            pos: Vector3::new(1.0, 2.0, 9.0),
+            rot: Vector3::new(0.1, -0.4, 0.2),
+            scale: 1.5,
+            centre: Vector3::new(0.5, 0.0, -1.0),
+        };
+        let camera = settings.camera();
+        let back = ViewSettings::of(&camera);
+        assert!((back.pos - settings.pos).norm() < 1e-12);
+        assert!((back.rot - settings.rot).norm() < 1e-12);
+        assert!((back.centre - settings.centre).norm() < 1e-12);
+        assert_eq!(back.scale, 1.5);
+        // At scale 1 the eye is at `pos`.
+        let unscaled = ViewSettings {
+            scale: 1.0,
+            ..settings
+        }
+        .camera();
+        assert!((unscaled.eye().coords - settings.pos).norm() < 1e-12);
+    }
 
     #[test]
     fn spacing_is_round() {
