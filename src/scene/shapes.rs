@@ -19,13 +19,16 @@ pub struct CentredShape {
     pub shape: Shape,
     /// Where the centre of mass is in the shape set's own coordinates.
     pub centre_of_mass: Vec3,
+    /// The mass at unit density (the volume): a body's mass when it gives none.
+    pub unit_mass: f64,
 }
 
 impl CentredShape {
     /// The shape set's geometry, moved so that its centre of mass is at the origin.
     pub fn new(set: &ShapeSet) -> Result<CentredShape, GeomError> {
         let raw = set.geometry()?;
-        let centre_of_mass = raw.mass_properties().center;
+        let unit = raw.mass_properties();
+        let centre_of_mass = unit.center;
         let shift = Translation3::from(-centre_of_mass);
         let pieces = raw
             .pieces()
@@ -35,6 +38,7 @@ impl CentredShape {
         Ok(CentredShape {
             shape: Shape::new(pieces)?,
             centre_of_mass,
+            unit_mass: unit.mass,
         })
     }
 
@@ -105,6 +109,15 @@ impl SceneShapes {
         self.shape(self.shape_index_of(body)?)
     }
 
+    /// Body `body`'s mass: as `scene` gives it, else its shape's at unit density (what
+    /// `Scene::body_mass` computes, without building the shape again).
+    pub fn body_mass(&self, scene: &Scene, body: usize) -> Option<f64> {
+        match &scene.bodies.get(body)?.mass {
+            Some(mass) => Some(mass.value),
+            None => self.of_body(body).map(|shape| shape.unit_mass),
+        }
+    }
+
     /// How many bodies the shapes were built for.
     pub fn body_count(&self) -> usize {
         self.body_shapes.len()
@@ -143,5 +156,10 @@ mod tests {
         assert!((above - below - Vec3::new(0.0, 3.0, 0.0)).norm() < 1e-12);
         assert!(two.shape.mass_properties().center.norm() < 1e-9);
         assert!(two.part_offset(2).is_none());
+        assert!((two.unit_mass - (1.0 + ball)).abs() < 1e-9);
+        for body in 0..2 {
+            let expected = scene.body_mass(&scene.bodies[body]).unwrap();
+            assert!((shapes.body_mass(&scene, body).unwrap() - expected).abs() < 1e-12);
+        }
     }
 }

@@ -44,6 +44,16 @@ use nalgebra::{Point3, Unit, Vector3};
 use std::fmt;
 use values::Values;
 
+/// The times of a movie from `from` to `to` at `fps` frames per second: `from`, then every
+/// `1 / fps`, up to and including `to` when it falls on a frame.
+pub fn frame_times(from: f64, to: f64, fps: f64) -> Vec<f64> {
+    if !(fps > 0.0 && from.is_finite() && to.is_finite() && to >= from) {
+        return Vec::new();
+    }
+    let count = ((to - from) * fps + 1e-9).floor() as usize + 1;
+    (0..count).map(|k| from + k as f64 / fps).collect()
+}
+
 /// Points drawn per Bézier segment of a trajectory curve.
 const CURVE_SAMPLES: usize = 24;
 
@@ -148,6 +158,7 @@ impl SceneFrames {
         for time in times {
             let values = Values {
                 scene,
+                shapes: &self.shapes,
                 states,
                 time,
             };
@@ -177,6 +188,7 @@ impl SceneFrames {
     ) -> Frame {
         let values = Values {
             scene,
+            shapes: &self.shapes,
             states,
             time,
         };
@@ -220,6 +232,7 @@ impl SceneFrames {
     ) -> Camera {
         let values = Values {
             scene,
+            shapes: &self.shapes,
             states,
             time,
         };
@@ -233,6 +246,23 @@ impl SceneFrames {
                 .unwrap_or_else(|| {
                     view::fitted(&self.bounds_or_unit(scene, states, time), viewport)
                 }),
+        }
+    }
+
+    /// The view for a movie of `times`: the scene's camera when it has one (it may move), else
+    /// the default view fitted once to the bodies over all the times, so it stays still.
+    pub fn movie_camera(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        times: &[f64],
+    ) -> CameraChoice {
+        match (
+            &scene.camera,
+            self.bounds(scene, states, times.iter().copied()),
+        ) {
+            (None, Some(bounds)) => CameraChoice::Fit(bounds),
+            _ => CameraChoice::Scene,
         }
     }
 
@@ -391,10 +421,7 @@ fn arrows(values: &Values, options: &FrameOptions) -> Vec<Arrow> {
         };
         let vector = match &force.value {
             ForceValue::Components(v) => values.vector(v),
-            ForceValue::Gravity(g) => scene
-                .body(&force.body)
-                .and_then(|body| scene.body_mass(body).ok())
-                .map(|mass| g.value * mass),
+            ForceValue::Gravity(g) => values.mass(&force.body).map(|mass| g.value * mass),
             ForceValue::Trajectory(name) => values.trajectory(name),
         };
         let Some(vector) = vector else {

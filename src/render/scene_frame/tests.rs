@@ -288,3 +288,18 @@ fn the_camera_element_places_the_eye_and_may_move() {
     assert!((camera.view_direction().into_inner() - turned).norm() < 1e-12);
     assert!((camera.eye() - Point3::new(0.0, 2.5, 5.0)).norm() < 1e-9);
 }
+
+#[test]
+fn movie_frames_cover_the_range_and_the_view_stays_still_without_a_camera() {
+    assert_eq!(frame_times(0.0, 1.0, 4.0), [0.0, 0.25, 0.5, 0.75, 1.0]);
+    assert_eq!(frame_times(0.0, 5.0, 30.0).len(), 151);
+    assert_eq!(frame_times(1.0, 1.2, 4.0), [1.0]);
+    assert!(frame_times(1.0, 0.0, 4.0).is_empty());
+    let (scene, frames) = setup();
+    let moving = Moving(&scene);
+    match frames.movie_camera(&scene, &moving, &[0.0, 10.0]) {
+        // a rises by 10 over the movie: the fitted box holds it at both ends.
+        CameraChoice::Fit(bounds) => assert!(bounds.max.y >= 10.5 && bounds.min.y <= -0.5),
+        other => panic!("expected a fitted view, got {other:?}"),
+    }
+}

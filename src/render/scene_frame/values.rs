@@ -8,12 +8,14 @@
 
 use crate::lang::ast::{Part, WordKind};
 use crate::scene::model::{CameraValue, ExprVec, Expression, Scene, Vec3};
+use crate::scene::shapes::SceneShapes;
 use crate::scene::state::{BodyState, BodyStates};
 use crate::sym::{self, from_ast, Pool};
 
 /// Evaluates expressions of one scene at one time.
 pub(super) struct Values<'a> {
     pub scene: &'a Scene,
+    pub shapes: &'a SceneShapes,
     pub states: &'a dyn BodyStates,
     pub time: f64,
 }
@@ -30,6 +32,12 @@ impl Values<'_> {
     /// The state of the body named `name`.
     pub fn named_state(&self, name: &str) -> Option<BodyState> {
         self.body_state(self.scene.bodies.iter().position(|b| b.name == name)?)
+    }
+
+    /// The mass of the body named `name`.
+    pub fn mass(&self, name: &str) -> Option<f64> {
+        let body = self.scene.bodies.iter().position(|b| b.name == name)?;
+        self.shapes.body_mass(self.scene, body)
     }
 
     /// The value of trajectory `name` at this time.
@@ -92,9 +100,9 @@ impl Values<'_> {
 
     fn attribute(&self, name: &str, attr: &str) -> Option<f64> {
         let axis = |names: [&str; 3]| names.iter().position(|&n| n == attr);
-        if let Some(body) = self.scene.body(name) {
+        if self.scene.body(name).is_some() {
             if attr == "mass" {
-                return self.scene.body_mass(body).ok();
+                return self.mass(name);
             }
             let state = self.named_state(name)?;
             let (vector, k) = [

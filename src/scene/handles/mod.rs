@@ -121,7 +121,7 @@ impl HandleScales {
                 .forces
                 .iter()
                 .filter(move |f| f.kind == kind)
-                .filter_map(|f| constant_force(scene, f))
+                .filter_map(|f| constant_force(scene, shapes, f))
         };
         HandleScales {
             velocity: fit(
@@ -169,12 +169,16 @@ fn initial_radius(scene: &Scene, shapes: &SceneShapes) -> f64 {
 
 /// A constant force or torque vector as it acts (gravity times the body's mass), if known
 /// without simulating.
-fn constant_force(scene: &Scene, force: &super::model::Force) -> Option<Vec3> {
+fn constant_force(
+    scene: &Scene,
+    shapes: &SceneShapes,
+    force: &super::model::Force,
+) -> Option<Vec3> {
     match &force.value {
         ForceValue::Components(v) => v.constant(),
         ForceValue::Gravity(g) => {
-            let body = scene.body(&force.body)?;
-            Some(g.value * scene.body_mass(body).ok()?)
+            let body = scene.bodies.iter().position(|b| b.name == force.body)?;
+            Some(g.value * shapes.body_mass(scene, body)?)
         }
         ForceValue::Trajectory(_) => None,
     }
@@ -413,7 +417,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
             labelled("offset", &force.offset.value),
             Rule::BodyPoint { state },
         );
-        let Some(vector) = constant_force(scene, force) else {
+        let Some(vector) = constant_force(scene, shapes, force) else {
             continue;
         };
         let (kind, scale) = match force.kind {
@@ -422,11 +426,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
         };
         // Gravity is edited as the acceleration the text gives: the handle shows the force.
         let per_unit = match &force.value {
-            ForceValue::Gravity(g) if g.value.norm() > 0.0 => vector.norm() / g.value.norm(),
-            ForceValue::Gravity(_) => scene
-                .body(&force.body)
-                .and_then(|body| scene.body_mass(body).ok())
-                .unwrap_or(1.0),
+            ForceValue::Gravity(_) => shapes.body_mass(scene, b).unwrap_or(1.0),
             _ => 1.0,
         };
         let (option, value) = match &force.value {
