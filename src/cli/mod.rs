@@ -3,6 +3,9 @@
 mod check;
 mod doc;
 mod eval;
+mod export;
+mod render;
+mod scene_file;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -17,6 +20,12 @@ pub enum Command {
     Doc(doc::DocCommand),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
+    /// Draw a scene at one time (--time T -o frame.png) or as a movie (--movie -o OUT); scene
+    /// errors as FILE:LINE:COL: error: MSG.
+    Render(render::RenderArgs),
+    /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
+    /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
+    Export(export::ExportArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -24,5 +33,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
         Command::Eval { file } => eval::run(file),
+        Command::Render(args) => render::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
