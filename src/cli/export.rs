@@ -117,7 +117,8 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
 }
 
 /// Every body's pose at every time any body's track has a point (at most
-/// [`MAX_GLTF_SAMPLES`], else evenly spaced), from the start to the end of the motion.
+/// [`MAX_GLTF_SAMPLES`], else evenly spaced), from the start to the end of the motion. Where
+/// a body's state jumps (a collision) the state after the jump is kept.
 fn sampled(file: &SceneFile, motion: &SceneMotion) -> Motion {
     let (start, finish) = file.time_range();
     let bodies = file.scene.bodies.len();
@@ -127,7 +128,8 @@ fn sampled(file: &SceneFile, motion: &SceneMotion) -> Motion {
         .collect();
     times.push(start);
     times.sort_by(f64::total_cmp);
-    times.dedup();
+    // glTF keeps times as 32-bit floats: times that round to the same one count once.
+    times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
     if times.len() > MAX_GLTF_SAMPLES {
         let step = (finish - start) / (MAX_GLTF_SAMPLES - 1) as f64;
         times = (0..MAX_GLTF_SAMPLES)

@@ -192,19 +192,14 @@ impl PictureArgs {
         time: f64,
         camera: CameraChoice,
     ) -> Frame {
-        let viewport = self.viewport();
-        let camera = match &self.camera {
-            Some(spec) => {
-                let base = file
-                    .frames
-                    .camera(&file.scene, states, time, &camera, &viewport);
-                CameraChoice::Given(spec.applied_to(&base))
-            }
-            None => camera,
-        };
         let options = self.frame_options(file, camera);
-        file.frames
-            .frame(&file.scene, states, time, &options, &viewport)
+        let mut frame = file
+            .frames
+            .frame(&file.scene, states, time, &options, &self.viewport());
+        if let Some(spec) = &self.camera {
+            frame.camera = spec.applied_to(&frame.camera);
+        }
+        frame
     }
 }
 
@@ -290,10 +285,12 @@ pub fn parse_camera(text: &str) -> Result<CameraSpec, String> {
                 }
                 spec.scale = Some(scale);
             }
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "--camera: unknown value \"{other}\" (word {}); expected pos, rot, scale or center",
                 at + 1
-            )),
+            ))
+            }
         }
         at += if key == "scale" { 2 } else { 4 };
     }

@@ -3,6 +3,7 @@
 
 pub mod ghostscript;
 pub mod gltf_validator;
+pub mod golden;
 pub mod rayshade_grammar;
 
 use asgard::render::camera::Camera;

@@ -30,7 +30,7 @@ pub use meshes::{PartMeshError, ShapeMeshes};
 pub use options::{CameraChoice, FrameOptions};
 pub use view::ViewSettings;
 
-use crate::render::camera::{Bounds, Camera, Viewport};
+use crate::render::camera::{Bounds, Viewport};
 use crate::render::export::gltf;
 use crate::render::frame::{
     Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
@@ -178,6 +178,7 @@ impl SceneFrames {
 
     /// The scene at `time`, with bodies posed by `states` (bodies whose state `states` does
     /// not know are drawn in their initial state), seen in a picture of `viewport`'s size.
+    /// Without a camera element the view is fitted to the bodies and the editing aids shown.
     pub fn frame(
         &self,
         scene: &Scene,
@@ -211,42 +212,20 @@ impl SceneFrames {
         if !options.handles.is_empty() {
             frame.handles = self.handles(scene, options);
         }
+        let bodies = self.bounds_or_unit(scene, states, time);
         if options.grid {
-            frame.grid = Some(view::ground_grid(
-                &self.bounds_or_unit(scene, states, time),
-                palette::GRID,
-            ));
+            frame.grid = Some(view::ground_grid(&bodies, palette::GRID));
         }
-        frame.camera = self.camera(scene, states, time, &options.camera, viewport);
-        frame
-    }
-
-    /// The viewing state `choice` gives at `time` (see [`CameraChoice`]).
-    pub fn camera(
-        &self,
-        scene: &Scene,
-        states: &dyn BodyStates,
-        time: f64,
-        choice: &CameraChoice,
-        viewport: &Viewport,
-    ) -> Camera {
-        let values = Values {
-            scene,
-            shapes: &self.shapes,
-            states,
-            time,
-        };
-        match choice {
+        frame.camera = match &options.camera {
             CameraChoice::Given(camera) => *camera,
             CameraChoice::Fit(bounds) => view::fitted(bounds, viewport),
             CameraChoice::Scene => scene
                 .camera
                 .as_ref()
                 .and_then(|camera| view::scene_camera(camera, &values))
-                .unwrap_or_else(|| {
-                    view::fitted(&self.bounds_or_unit(scene, states, time), viewport)
-                }),
-        }
+                .unwrap_or_else(|| view::fitted(&drawn_bounds(&frame, bodies), viewport)),
+        };
+        frame
     }
 
     /// The view for a movie of `times`: the scene's camera when it has one (it may move), else
@@ -326,6 +305,29 @@ impl SceneFrames {
             })
             .collect()
     }
+}
+
+/// `bodies` grown to hold the editing aids of `frame` (links, vectors, handles and
+/// trajectories), so that a fitted view shows them too.
+fn drawn_bounds(frame: &Frame, bodies: Bounds) -> Bounds {
+    let aids = frame
+        .lines
+        .iter()
+        .flat_map(|l| [l.from, l.to])
+        .chain(
+            frame
+                .arrows
+                .iter()
+                .flat_map(|a| [a.origin, a.origin + a.vector]),
+        )
+        .chain(frame.handles.iter().map(|h| h.position))
+        .chain(
+            frame
+                .polylines
+                .iter()
+                .flat_map(|p| p.points.iter().copied()),
+        );
+    Bounds::around(aids.chain([bodies.min, bodies.max])).unwrap_or(bodies)
 }
 
 /// The scene's lights at the time of `values`: colour times intensity; a light on a
