@@ -15,3 +15,4 @@ pub mod scene;
 pub mod session;
 pub mod sim;
 pub mod sym;
+pub mod ui;

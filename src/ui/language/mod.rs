@@ -1,0 +1,1 @@
+pub mod local_edits;
