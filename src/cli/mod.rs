@@ -2,6 +2,8 @@
 
 mod check;
 mod doc;
+mod edit;
+mod edit_bus;
 mod eval;
 mod export;
 mod render;
@@ -18,6 +20,8 @@ pub enum Command {
     /// Compound documents: list, extract, replace and check animation subdocuments.
     #[command(subcommand)]
     Doc(doc::DocCommand),
+    /// Edit a scene in the graphical and language viewers (a new scene without FILE).
+    Edit(edit::EditArgs),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
     /// Draw a scene at one time (--time T -o frame.png) or as a movie (--movie -o OUT); scene
@@ -32,6 +36,7 @@ pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
+        Command::Edit(args) => edit::run(args),
         Command::Eval { file } => eval::run(file),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),

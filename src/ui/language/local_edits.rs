@@ -57,15 +57,14 @@ impl LocalEdits {
     /// The changes that turn `base` into `local`, as one region from the first to the last byte
     /// that differs (used when the exact history of the typing is not known).
     pub fn between(base: &str, local: &str) -> LocalEdits {
-        let (prefix, suffix) = common_ends(base, local);
-        if prefix == base.len() && prefix == local.len() {
-            return LocalEdits::default();
-        }
         LocalEdits {
-            regions: vec![Region {
-                base: Span::new(prefix, base.len() - suffix),
-                text: local[prefix..local.len() - suffix].to_owned(),
-            }],
+            regions: difference(base, local)
+                .map(|r| Region {
+                    base: r.span,
+                    text: r.text,
+                })
+                .into_iter()
+                .collect(),
         }
     }
 
@@ -196,6 +195,19 @@ impl LocalEdits {
     pub fn base_spans(&self) -> impl Iterator<Item = Span> + '_ {
         self.regions.iter().map(|r| r.base)
     }
+}
+
+/// The one replacement of `old` that gives `new`: from the first to the last byte that
+/// differs, on character boundaries; `None` when they are the same.
+pub fn difference(old: &str, new: &str) -> Option<Replacement> {
+    let (prefix, suffix) = common_ends(old, new);
+    if prefix == old.len() && prefix == new.len() {
+        return None;
+    }
+    Some(Replacement {
+        span: Span::new(prefix, old.len() - suffix),
+        text: new[prefix..new.len() - suffix].to_owned(),
+    })
 }
 
 fn shift(offset: usize, delta: isize) -> usize {

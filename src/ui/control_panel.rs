@@ -1,0 +1,402 @@
+//! The control panel (figure 4.1, upper left): the menus that manage the whole editor — File,
+//! Edit, View, Create and Shapes — the Simulate button, and a status line with the
+//! simulation's progress, errors and prompts.
+
+use super::create::{Creation, ForceCreation, LinkCreation, Prompt, TorqueCreation};
+use super::editor::{Editor, EditorEvent};
+use super::{export, files, EditorKind};
+use crate::session::{Event, SimStatus};
+use gtk::prelude::*;
+use gtk::{gio, glib};
+use gtk4 as gtk;
+use std::cell::RefCell;
+use std::path::Path;
+use std::rc::Rc;
+
+/// Opens the control panel of the editor's session. Closing it closes every window of the
+/// session (asking first when the text is not saved).
+pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
+    let window = editor.window("Asgard");
+    window.set_default_size(460, 150);
+
+    let shapes_for_bodies = gio::Menu::new();
+    let shapes_to_edit = gio::Menu::new();
+    let bar = menus(&shapes_for_bodies, &shapes_to_edit);
+    actions(editor, &window);
+
+    let simulate = gtk::Button::with_label("Simulate");
+    simulate.set_action_name(Some("win.simulate"));
+    simulate.add_css_class("suggested-action");
+    let cancel = gtk::Button::with_label("Stop");
+    cancel.set_action_name(Some("win.stop-simulation"));
+    let progress = gtk::ProgressBar::new();
+    progress.set_hexpand(true);
+    progress.set_valign(gtk::Align::Center);
+    progress.set_show_text(true);
+    let row = gtk::Box::new(gtk::Orientation::Horizontal, 6);
+    row.append(&simulate);
+    row.append(&cancel);
+    row.append(&progress);
+    let status = gtk::Label::new(None);
+    status.set_xalign(0.0);
+    status.set_wrap(true);
+    status.set_selectable(true);
+
+    let column = gtk::Box::new(gtk::Orientation::Vertical, 6);
+    let body = gtk::Box::new(gtk::Orientation::Vertical, 6);
+    body.set_margin_start(8);
+    body.set_margin_end(8);
+    body.set_margin_bottom(8);
+    body.append(&row);
+    body.append(&status);
+    column.append(&gtk::PopoverMenuBar::from_model(Some(&bar)));
+    column.append(&body);
+    window.set_child(Some(&column));
+
+    let shown_shapes: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
+    let refresh_shapes = {
+        let shown = shown_shapes.clone();
+        move |editor: &Editor| {
+            let names: Vec<String> = editor
+                .session
+                .scene()
+                .map(|s| s.shapes.iter().map(|s| s.name.clone()).collect())
+                .unwrap_or_default();
+            if *shown.borrow() != names {
+                fill_shapes(&shapes_for_bodies, "win.create-body", &names);
+                fill_shapes(&shapes_to_edit, "win.edit-shape", &names);
+                *shown.borrow_mut() = names;
+            }
+        }
+    };
+    refresh_shapes(editor);
+    show_status(editor, &progress, &status);
+    {
+        let progress = progress.clone();
+        let status = status.clone();
+        editor.observe(&window, move |editor, event| {
+            match event {
+                Event::SceneChanged => refresh_shapes(editor),
+                Event::SceneError(error) => status.set_text(&format!(
+                    "The text has an error at line {}, column {}: {}",
+                    error.at.line, error.at.column, error.message
+                )),
+                _ => {}
+            }
+            if matches!(
+                event,
+                Event::SimulationStarted
+                    | Event::SimulationProgress(_)
+                    | Event::SimulationFinished
+                    | Event::SimulationFailed(_)
+            ) {
+                show_status(editor, &progress, &status);
+            }
+        });
+    }
+    editor.listen_while_open(&window, move |event| {
+        if let EditorEvent::Status(message) = event {
+            status.set_text(message);
+        }
+    });
+    {
+        let editor = Rc::downgrade(editor);
+        window.connect_close_request(move |window| match editor.upgrade() {
+            Some(editor) if editor.session.is_modified() => {
+                confirm_close(&editor, window);
+                glib::Propagation::Stop
+            }
+            Some(editor) => {
+                editor.close_all();
+                glib::Propagation::Proceed
+            }
+            None => glib::Propagation::Proceed,
+        });
+    }
+    window.present();
+    window
+}
+
+/// Shows the simulation's state in the progress bar and the status line.
+fn show_status(editor: &Editor, progress: &gtk::ProgressBar, status: &gtk::Label) {
+    match editor.session.status() {
+        SimStatus::Idle => {
+            progress.set_fraction(0.0);
+            progress.set_text(Some("not simulated"));
+        }
+        SimStatus::Running(p) => {
+            let span = (p.end - editor.session.simulator_settings().start).max(f64::MIN_POSITIVE);
+            let done = (p.time - editor.session.simulator_settings().start) / span;
+            progress.set_fraction(done.clamp(0.0, 1.0));
+            progress.set_text(Some(&format!("simulating: t = {:.3} of {}", p.time, p.end)));
+        }
+        SimStatus::Finished => {
+            progress.set_fraction(1.0);
+            progress.set_text(Some("simulated"));
+        }
+        SimStatus::Failed(why) => {
+            progress.set_text(Some("stopped"));
+            status.set_text(&format!("The simulation stopped: {why}"));
+        }
+    }
+}
+
+fn fill_shapes(menu: &gio::Menu, action: &str, names: &[String]) {
+    menu.remove_all();
+    for name in names {
+        let item = gio::MenuItem::new(Some(name), None);
+        item.set_action_and_target_value(Some(action), Some(&name.to_variant()));
+        menu.append_item(&item);
+    }
+}
+
+fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu {
+    let section = |items: &[(&str, &str)]| {
+        let menu = gio::Menu::new();
+        for (label, action) in items {
+            menu.append(Some(label), Some(action));
+        }
+        menu
+    };
+    let file = gio::Menu::new();
+    file.append_section(
+        None,
+        &section(&[
+            ("Open…", "win.open"),
+            ("Save", "win.save"),
+            ("Save as…", "win.save-as"),
+            ("Revert", "win.revert"),
+        ]),
+    );
+    file.append_section(
+        None,
+        &section(&[
+            ("Export picture…", "win.export-picture"),
+            ("Export movie…", "win.export-movie"),
+            ("Export glTF…", "win.export-gltf"),
+        ]),
+    );
+    file.append_section(None, &section(&[("Close", "win.close")]));
+    let edit = section(&[("Undo", "win.undo"), ("Redo", "win.redo")]);
+    let view = section(&[
+        ("New graphical viewer", "win.new-graphical"),
+        ("New language viewer", "win.new-language"),
+        ("Trajectory editor", "win.trajectory-editor"),
+        ("Plot a state variable", "win.plot"),
+    ]);
+    let create = gio::Menu::new();
+    create.append_submenu(Some("Body"), shapes_for_bodies);
+    create.append_submenu(
+        Some("Force"),
+        &section(&[
+            ("Constant", "win.create-force::constant"),
+            ("Gravitational", "win.create-force::gravitational"),
+            ("Trajectory", "win.create-force::trajectory"),
+        ]),
+    );
+    create.append_submenu(
+        Some("Torque"),
+        &section(&[
+            ("Constant", "win.create-torque::constant"),
+            ("Trajectory", "win.create-torque::trajectory"),
+        ]),
+    );
+    create.append_submenu(
+        Some("Link"),
+        &section(&[
+            ("Object to object", "win.create-link::object"),
+            ("Object to point", "win.create-link::point"),
+            ("Object to trajectory", "win.create-link::trajectory"),
+        ]),
+    );
+    create.append(Some("Trajectory"), Some("win.create-trajectory"));
+    create.append(Some("Light source"), Some("win.create-light"));
+    let shapes = gio::Menu::new();
+    shapes.append(Some("New shape"), Some("win.new-shape"));
+    shapes.append_submenu(Some("Edit shape"), shapes_to_edit);
+    let bar = gio::Menu::new();
+    bar.append_submenu(Some("File"), &file);
+    bar.append_submenu(Some("Edit"), &edit);
+    bar.append_submenu(Some("View"), &view);
+    bar.append_submenu(Some("Create"), &create);
+    bar.append_submenu(Some("Shapes"), &shapes);
+    bar
+}
+
+fn actions(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
+    let add = |name: &str, run: Box<dyn Fn(&Rc<Editor>, &gtk::Window)>| {
+        let action = gio::SimpleAction::new(name, None);
+        let editor = Rc::downgrade(editor);
+        let weak = window.downgrade();
+        action.connect_activate(move |_, _| {
+            if let (Some(editor), Some(window)) = (editor.upgrade(), weak.upgrade()) {
+                run(&editor, window.upcast_ref());
+            }
+        });
+        window.add_action(&action);
+    };
+    add("open", Box::new(|e, w| files::open(e, w)));
+    add("save", Box::new(|e, w| files::save(e, w)));
+    add("save-as", Box::new(|e, w| files::save_as(e, w)));
+    add("revert", Box::new(|e, _| files::revert(e)));
+    add("close", Box::new(|_, w| w.close()));
+    add(
+        "stop-simulation",
+        Box::new(|e, _| e.session.cancel_simulation()),
+    );
+    add(
+        "export-picture",
+        Box::new(|e, w| {
+            ask_export(e, w, "Export a picture", "scene.png", |e, p| {
+                export::picture(e, p).map(|()| format!("Wrote {}.", p.display()))
+            })
+        }),
+    );
+    add(
+        "export-movie",
+        Box::new(|e, w| {
+            ask_export(e, w, "Export a movie", "scene.gif", |e, p| {
+                export::movie(e, p).map(|()| "Writing the movie…".to_string())
+            })
+        }),
+    );
+    add(
+        "export-gltf",
+        Box::new(|e, w| {
+            ask_export(e, w, "Export glTF", "scene.glb", |e, p| {
+                export::gltf(e, p).map(|()| format!("Wrote {}.", p.display()))
+            })
+        }),
+    );
+    add(
+        "new-graphical",
+        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Graphical)),
+    );
+    add(
+        "new-language",
+        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Language)),
+    );
+    add(
+        "trajectory-editor",
+        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Trajectory)),
+    );
+    add(
+        "plot",
+        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Plot)),
+    );
+    add(
+        "new-shape",
+        Box::new(|e, _| super::shape_editor::open(e, None)),
+    );
+    add(
+        "create-trajectory",
+        Box::new(|e, _| e.start_prompt(Prompt::new(Creation::Trajectory))),
+    );
+    add(
+        "create-light",
+        Box::new(|e, _| e.start_prompt(Prompt::new(Creation::Light))),
+    );
+
+    let with_string = |name: &str, run: fn(&Rc<Editor>, &str)| {
+        let action = gio::SimpleAction::new(name, Some(glib::VariantTy::STRING));
+        let editor = Rc::downgrade(editor);
+        action.connect_activate(move |_, parameter| {
+            let value = parameter.and_then(|p| p.get::<String>());
+            if let (Some(editor), Some(value)) = (editor.upgrade(), value) {
+                run(&editor, &value);
+            }
+        });
+        window.add_action(&action);
+    };
+    with_string("create-body", |e, shape| {
+        e.start_prompt(Prompt::new(Creation::Body {
+            shape: shape.to_owned(),
+        }))
+    });
+    with_string("edit-shape", |e, shape| {
+        super::shape_editor::open(e, Some(shape));
+    });
+    with_string("create-force", |e, kind| {
+        let how = match kind {
+            "gravitational" => ForceCreation::Gravitational,
+            "trajectory" => ForceCreation::Trajectory,
+            _ => ForceCreation::Constant,
+        };
+        e.start_prompt(Prompt::new(Creation::Force(how)));
+    });
+    with_string("create-torque", |e, kind| {
+        let how = match kind {
+            "trajectory" => TorqueCreation::Trajectory,
+            _ => TorqueCreation::Constant,
+        };
+        e.start_prompt(Prompt::new(Creation::Torque(how)));
+    });
+    with_string("create-link", |e, kind| {
+        let how = match kind {
+            "point" => LinkCreation::ObjectPoint,
+            "trajectory" => LinkCreation::ObjectTrajectory,
+            _ => LinkCreation::ObjectObject,
+        };
+        e.start_prompt(Prompt::new(Creation::Link(how)));
+    });
+}
+
+/// Asks for a file name, then exports there with `write`, reporting in the status line.
+fn ask_export(
+    editor: &Rc<Editor>,
+    window: &gtk::Window,
+    title: &str,
+    suggested: &str,
+    write: fn(&Rc<Editor>, &Path) -> Result<String, String>,
+) {
+    let editor = Rc::downgrade(editor);
+    files::choose(
+        window,
+        title,
+        gtk::FileChooserAction::Save,
+        Some(suggested),
+        move |path| {
+            if let Some(editor) = editor.upgrade() {
+                match write(&editor, &path) {
+                    Ok(done) => editor.status(done),
+                    Err(why) => editor.status(format!("Cannot export: {why}")),
+                }
+            }
+        },
+    );
+}
+
+/// Closing with unsaved changes: save, discard, or stay.
+fn confirm_close(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
+    let dialog = gtk::MessageDialog::new(
+        Some(window),
+        gtk::DialogFlags::MODAL | gtk::DialogFlags::DESTROY_WITH_PARENT,
+        gtk::MessageType::Question,
+        gtk::ButtonsType::None,
+        "The scene has changes that are not saved.",
+    );
+    dialog.add_buttons(&[
+        ("Save", gtk::ResponseType::Accept),
+        ("Close without saving", gtk::ResponseType::Reject),
+        ("Cancel", gtk::ResponseType::Cancel),
+    ]);
+    let editor = Rc::downgrade(editor);
+    let weak = window.downgrade();
+    dialog.connect_response(move |dialog, response| {
+        dialog.destroy();
+        let (Some(editor), Some(window)) = (editor.upgrade(), weak.upgrade()) else {
+            return;
+        };
+        match response {
+            gtk::ResponseType::Accept => {
+                files::save(&editor, window.upcast_ref());
+                if !editor.session.is_modified() {
+                    editor.close_all();
+                }
+            }
+            gtk::ResponseType::Reject => editor.close_all(),
+            _ => {}
+        }
+    });
+    dialog.present();
+}
