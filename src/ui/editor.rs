@@ -396,4 +396,6 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.save", &["<Primary>s"]);
     app.set_accels_for_action("win.update", &["<Primary>Return"]);
     app.set_accels_for_action("win.cancel", &["Escape"]);
+    app.set_accels_for_action("win.play", &["<Primary>p"]);
+    app.set_accels_for_action("win.stop", &["<Primary>period"]);
 }

@@ -25,6 +25,7 @@ use viewer::{Messages, TextState};
 /// The message area above the text.
 struct MessageArea {
     bar: gtk::Box,
+    icon: gtk::Image,
     label: gtk::Label,
 }
 
@@ -34,8 +35,10 @@ impl Messages for MessageArea {
         self.bar.set_visible(text.is_some());
         if error {
             self.label.add_css_class("error");
+            self.icon.set_icon_name(Some("dialog-error-symbolic"));
         } else {
             self.label.remove_css_class("error");
+            self.icon.set_icon_name(Some("dialog-information-symbolic"));
         }
     }
 }
@@ -55,11 +58,13 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     bar.set_margin_end(6);
     bar.set_margin_top(4);
     bar.set_margin_bottom(4);
-    bar.append(&gtk::Image::from_icon_name("dialog-information"));
+    let icon = gtk::Image::from_icon_name("dialog-information-symbolic");
+    bar.append(&icon);
     bar.append(&label);
     bar.set_visible(false);
     let messages = Rc::new(MessageArea {
         bar: bar.clone(),
+        icon,
         label,
     });
     let state = TextState::new(editor.clone(), messages);

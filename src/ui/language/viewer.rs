@@ -101,11 +101,13 @@ impl TextState {
         tags.add(
             &gtk::TextTag::builder()
                 .name("error")
+                .background("#ffd0d0")
                 .underline(gtk::pango::Underline::Error)
                 .underline_rgba(&gtk::gdk::RGBA::new(0.85, 0.0, 0.0, 1.0))
                 .build(),
         );
         let view = sourceview5::View::with_buffer(&buffer);
+        compact_icons(&view);
         view.set_monospace(true);
         view.set_show_line_numbers(true);
         view.set_hexpand(true);
@@ -357,10 +359,11 @@ impl TextState {
             let mut elisions = elidable(scene);
             elisions.reverse();
             for (key, span) in elisions {
-                let mut at = self.iter_at(text, &lines, span.start);
-                let anchor = self.buffer.create_child_anchor(&mut at);
+                // The end is marked before the anchor goes in, which moves the mark along.
                 let end = self.iter_at(text, &lines, span.end);
                 let end = self.buffer.create_mark(None, &end, true);
+                let mut at = self.iter_at(text, &lines, span.start);
+                let anchor = self.buffer.create_child_anchor(&mut at);
                 self.elided.borrow_mut().push(Elided {
                     key: key.clone(),
                     anchor: anchor.clone(),
@@ -376,20 +379,19 @@ impl TextState {
         });
     }
 
-    /// The clickable icon in front of an elided literal.
+    /// The clickable icon in front of an elided literal: as small as a character, so the
+    /// line keeps its height.
     fn add_icon(&self, anchor: &gtk::TextChildAnchor, key: ElisionKey) {
-        let button = gtk::Button::with_label("…");
-        button.add_css_class("flat");
-        button.set_tooltip_text(Some("Show or hide the full text"));
-        button.set_margin_top(0);
-        button.set_margin_bottom(0);
+        let icon = gtk::Button::with_label("⋯");
+        icon.add_css_class("elision");
+        icon.set_tooltip_text(Some("Show or hide the full text"));
         let me = self.me.clone();
-        button.connect_clicked(move |_| {
+        icon.connect_clicked(move |_| {
             if let Some(state) = me.upgrade() {
                 state.toggle_elision(&key);
             }
         });
-        self.view.add_child_at_anchor(&button, anchor);
+        self.view.add_child_at_anchor(&icon, anchor);
     }
 
     /// Shows a literal in full, or hides it behind its icon again.
@@ -495,6 +497,20 @@ impl TextState {
         let (start, end) = self.buffer.bounds();
         self.quietly(|| self.buffer.remove_tag_by_name("error", &start, &end));
     }
+}
+
+/// Elision icons as small as a character, so that their line keeps its height.
+fn compact_icons(view: &sourceview5::View) {
+    let css = gtk::CssProvider::new();
+    css.load_from_data(
+        "button.elision { min-height: 0; min-width: 0; padding: 0 3px; margin: 0; \
+         border-radius: 3px; background: alpha(@accent_bg_color, 0.2); }",
+    );
+    gtk::style_context_add_provider_for_display(
+        &gtk::prelude::WidgetExt::display(view),
+        &css,
+        gtk::STYLE_PROVIDER_PRIORITY_APPLICATION,
+    );
 }
 
 /// The byte offset of `at` in the buffer's text, anchors not counted.
