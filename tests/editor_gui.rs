@@ -123,21 +123,56 @@ fn type_at_end_and_update(editor: &Editor, text: &str) {
     editor.xdotool(&["key", "ctrl+Return"]);
 }
 
+/// Where b3's position handle is on the screen in the pendulum's first view, and that view.
+fn b3_on_screen(editor: &Editor, scene: &Scene) -> ((i32, i32), Rect, Camera, Viewport) {
+    let area = drawn_area(editor);
+    let (camera, viewport) = first_view(scene, area);
+    let b3 = scene.body("b3").unwrap();
+    let seen = camera
+        .project(&Point3::from(b3.init_pos.value), &viewport)
+        .unwrap();
+    let at = (
+        area.x + seen.x.round() as i32,
+        area.y + seen.y.round() as i32,
+    );
+    (at, area, camera, viewport)
+}
+
+/// Drags with Shift and the left button from `from` to `to` in a few steps.
+fn shift_drag(editor: &Editor, from: (i32, i32), to: (i32, i32)) {
+    editor.xdotool(&["mousemove", &from.0.to_string(), &from.1.to_string()]);
+    editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
+    for k in 1..=6 {
+        let x = from.0 + (to.0 - from.0) * k / 6;
+        let y = from.1 + (to.1 - from.1) * k / 6;
+        editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+    }
+    editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
+}
+
+/// Waits until the text read over D-Bus has b3 under screen point `to`, and returns it.
+fn text_with_b3_at(
+    editor: &Editor,
+    to: (i32, i32),
+    area: Rect,
+    camera: &Camera,
+    viewport: &Viewport,
+) -> String {
+    wait_for("b3 at the pointer in the text read over D-Bus", || {
+        let text = editor.text();
+        let moved = evaluate(&text).ok()?;
+        let at = camera.project(&Point3::from(moved.body("b3")?.init_pos.value), viewport)?;
+        let here = (at.x - f64::from(to.0 - area.x)).hypot(at.y - f64::from(to.1 - area.y));
+        (here < 1.5).then_some(text)
+    })
+}
+
 #[test]
 fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
     let editor = Editor::start(&example("pendulum.asg"));
     let original = editor.text();
     let scene = evaluate(&original).unwrap();
-    let area = drawn_area(&editor);
-    let (camera, viewport) = first_view(&scene, area);
-    let b3 = scene.body("b3").unwrap();
-    let seen = camera
-        .project(&Point3::from(b3.init_pos.value), &viewport)
-        .unwrap();
-    let (x, y) = (
-        area.x + seen.x.round() as i32,
-        area.y + seen.y.round() as i32,
-    );
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
     // The yellow position handle is drawn there.
     let handle = editor.screenshot(Rect {
         x,
@@ -151,24 +186,11 @@ fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
         "no position handle at ({x}, {y}): {r} {g} {b}"
     );
 
-    let (to_x, to_y) = (x + 60, y + 40);
-    editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-    editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
-    for k in 1..=6 {
-        let (mx, my) = (x + (to_x - x) * k / 6, y + (to_y - y) * k / 6);
-        editor.xdotool(&["mousemove", &mx.to_string(), &my.to_string()]);
-    }
-    editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
-
-    // The text over D-Bus: b3 is where the pointer let go of it.
-    let edited = wait_for("b3 at the pointer in the text read over D-Bus", || {
-        let text = editor.text();
-        let moved = evaluate(&text).ok()?;
-        let at = camera.project(&Point3::from(moved.body("b3")?.init_pos.value), &viewport)?;
-        let here = (at.x - f64::from(to_x - area.x)).hypot(at.y - f64::from(to_y - area.y));
-        (here < 1.5).then_some(text)
-    });
+    let to = (x + 60, y + 40);
+    shift_drag(&editor, (x, y), to);
+    let edited = text_with_b3_at(&editor, to, area, &camera, &viewport);
     // Only the init_pos literal of b3 changed.
+    let b3 = scene.body("b3").unwrap();
     let span = b3.init_pos.span.expect("b3's init_pos is a literal");
     let tail = &original[span.end..];
     assert!(edited.starts_with(&original[..span.start]), "{edited}");
@@ -184,6 +206,82 @@ fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
         assert_eq!(moved.body(name), scene.body(name));
     }
     assert_ne!(moved.body("b3").unwrap().init_pos.value, b3.init_pos.value);
+}
+
+#[test]
+fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let scene = evaluate(&editor.text()).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    // Show the end of the text (b3's line) with the cursor on another line, near the top.
+    let id = editor.window("Language viewer 1$");
+    let window = editor.geometry(&id);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
+    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    editor.xdotool(&["key", "ctrl+End", "Up", "Up", "Up", "Up", "Up", "Up", "Up"]);
+    let text_area = Rect {
+        height: window.height - 60,
+        ..window
+    };
+    let before = wait_for("the language viewer to settle", || {
+        let a = editor.screenshot(text_area);
+        (editor.screenshot(text_area) == a).then_some(a)
+    });
+
+    let to = (x + 50, y - 30);
+    shift_drag(&editor, (x, y), to);
+    text_with_b3_at(&editor, to, area, &camera, &viewport);
+    // The literal changed on b3's line only: the cursor and the scroll position stayed.
+    let rows = wait_for("b3's literal to change in the language viewer", || {
+        let after = editor.screenshot(text_area);
+        let rows: Vec<u32> = (0..after.height)
+            .filter(|&y| {
+                (0..after.width).any(|x| {
+                    let (p, q) = (after.pixel(x, y).unwrap(), before.pixel(x, y).unwrap());
+                    p.iter().zip(q).any(|(a, b)| a.abs_diff(b) > 24)
+                })
+            })
+            .collect();
+        (!rows.is_empty()).then_some(rows)
+    });
+    let band = rows.last().unwrap() - rows.first().unwrap();
+    assert!(
+        band < 20,
+        "pixels changed on rows {:?}..{:?}: more than one line moved",
+        rows.first(),
+        rows.last()
+    );
+}
+
+#[test]
+fn typing_not_yet_applied_survives_a_drag_and_update_keeps_both() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let scene = evaluate(&editor.text()).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    let id = editor.window("Language viewer 1$");
+    let window = editor.geometry(&id);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
+    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    editor.xdotool(&["key", "ctrl+Home"]);
+    editor.xdotool(&["type", "--delay", "20", "# typed before the drag"]);
+    editor.xdotool(&["key", "Return"]);
+
+    let to = (x - 40, y + 30);
+    shift_drag(&editor, (x, y), to);
+    let dragged = text_with_b3_at(&editor, to, area, &camera, &viewport);
+    assert!(
+        !dragged.contains("typed before"),
+        "the typing is not applied yet"
+    );
+
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "ctrl+Return"]);
+    let updated = wait_for("the typing in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("typed before").then_some(text)
+    });
+    assert_eq!(updated, format!("# typed before the drag\n{dragged}"));
 }
 
 #[test]
