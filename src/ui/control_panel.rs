@@ -224,7 +224,7 @@ fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu
 }
 
 fn actions(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
-    let add = |name: &str, run: Box<dyn Fn(&Rc<Editor>, &gtk::Window)>| {
+    let add = |name: &str, run: fn(&Rc<Editor>, &gtk::Window)| {
         let action = gio::SimpleAction::new(name, None);
         let editor = Rc::downgrade(editor);
         let weak = window.downgrade();
@@ -235,67 +235,46 @@ fn actions(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
         });
         window.add_action(&action);
     };
-    add("open", Box::new(|e, w| files::open(e, w)));
-    add("save", Box::new(|e, w| files::save(e, w)));
-    add("save-as", Box::new(|e, w| files::save_as(e, w)));
-    add("revert", Box::new(|e, _| files::revert(e)));
-    add("close", Box::new(|_, w| w.close()));
-    add(
-        "stop-simulation",
-        Box::new(|e, _| e.session.cancel_simulation()),
-    );
-    add(
-        "export-picture",
-        Box::new(|e, w| {
-            ask_export(e, w, "Export a picture", "scene.png", |e, p| {
-                export::picture(e, p).map(|()| format!("Wrote {}.", p.display()))
-            })
-        }),
-    );
-    add(
-        "export-movie",
-        Box::new(|e, w| {
-            ask_export(e, w, "Export a movie", "scene.gif", |e, p| {
-                export::movie(e, p).map(|()| "Writing the movie…".to_string())
-            })
-        }),
-    );
-    add(
-        "export-gltf",
-        Box::new(|e, w| {
-            ask_export(e, w, "Export glTF", "scene.glb", |e, p| {
-                export::gltf(e, p).map(|()| format!("Wrote {}.", p.display()))
-            })
-        }),
-    );
-    add(
-        "new-graphical",
-        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Graphical)),
-    );
-    add(
-        "new-language",
-        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Language)),
-    );
-    add(
-        "trajectory-editor",
-        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Trajectory)),
-    );
-    add(
-        "plot",
-        Box::new(|e, _| super::open_editor(&e.app, &e.session, EditorKind::Plot)),
-    );
-    add(
-        "new-shape",
-        Box::new(|e, _| super::shape_editor::open(e, None)),
-    );
-    add(
-        "create-trajectory",
-        Box::new(|e, _| e.start_prompt(Prompt::new(Creation::Trajectory))),
-    );
-    add(
-        "create-light",
-        Box::new(|e, _| e.start_prompt(Prompt::new(Creation::Light))),
-    );
+    add("open", files::open);
+    add("save", files::save);
+    add("save-as", files::save_as);
+    add("revert", |e, _| files::revert(e));
+    add("close", |_, w| w.close());
+    add("stop-simulation", |e, _| e.session.cancel_simulation());
+    add("export-picture", |e, w| {
+        ask_export(e, w, "Export a picture", "scene.png", |e, p| {
+            export::picture(e, p).map(|()| format!("Wrote {}.", p.display()))
+        })
+    });
+    add("export-movie", |e, w| {
+        ask_export(e, w, "Export a movie", "scene.gif", |e, p| {
+            export::movie(e, p).map(|()| "Writing the movie…".to_string())
+        })
+    });
+    add("export-gltf", |e, w| {
+        ask_export(e, w, "Export glTF", "scene.glb", |e, p| {
+            export::gltf(e, p).map(|()| format!("Wrote {}.", p.display()))
+        })
+    });
+    add("new-graphical", |e, _| {
+        super::open_editor(&e.app, &e.session, EditorKind::Graphical)
+    });
+    add("new-language", |e, _| {
+        super::open_editor(&e.app, &e.session, EditorKind::Language)
+    });
+    add("trajectory-editor", |e, _| {
+        super::open_editor(&e.app, &e.session, EditorKind::Trajectory)
+    });
+    add("plot", |e, _| {
+        super::open_editor(&e.app, &e.session, EditorKind::Plot)
+    });
+    add("new-shape", |e, _| super::shape_editor::open(e, None));
+    add("create-trajectory", |e, _| {
+        e.start_prompt(Prompt::new(Creation::Trajectory))
+    });
+    add("create-light", |e, _| {
+        e.start_prompt(Prompt::new(Creation::Light))
+    });
 
     let with_string = |name: &str, run: fn(&Rc<Editor>, &str)| {
         let action = gio::SimpleAction::new(name, Some(glib::VariantTy::STRING));

@@ -340,7 +340,7 @@ impl Editor {
     }
 
     fn add_actions(self: &Rc<Self>, window: &gtk::ApplicationWindow) {
-        let action = |name: &str, run: Box<dyn Fn(&Rc<Editor>)>| {
+        let action = |name: &str, run: fn(&Rc<Editor>)| {
             let editor = Rc::downgrade(self);
             let action = gio::SimpleAction::new(name, None);
             action.connect_activate(move |_, _| {
@@ -350,33 +350,24 @@ impl Editor {
             });
             window.add_action(&action);
         };
-        action(
-            "undo",
-            Box::new(|e| {
-                if !e.session.undo() {
-                    e.status("Nothing to undo.");
-                }
-            }),
-        );
-        action(
-            "redo",
-            Box::new(|e| {
-                if !e.session.redo() {
-                    e.status("Nothing to redo.");
-                }
-            }),
-        );
-        action(
-            "simulate",
-            Box::new(|e| {
-                if e.session.error().is_some() {
-                    e.status("The text has an error: fix it, then simulate.");
-                } else {
-                    e.session.simulate();
-                }
-            }),
-        );
-        action("cancel", Box::new(|e| e.cancel_prompt()));
+        action("undo", |e| {
+            if !e.session.undo() {
+                e.status("Nothing to undo.");
+            }
+        });
+        action("redo", |e| {
+            if !e.session.redo() {
+                e.status("Nothing to redo.");
+            }
+        });
+        action("simulate", |e| {
+            if e.session.error().is_some() {
+                e.status("The text has an error: fix it, then simulate.");
+            } else {
+                e.session.simulate();
+            }
+        });
+        action("cancel", |e| e.cancel_prompt());
     }
 }
 

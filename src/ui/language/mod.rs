@@ -114,7 +114,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
 }
 
 fn actions(window: &gtk::ApplicationWindow, state: &Rc<TextState>) {
-    let add = |name: &str, run: Box<dyn Fn(&Rc<TextState>, &gtk::ApplicationWindow)>| {
+    let add = |name: &str, run: fn(&Rc<TextState>, &gtk::ApplicationWindow)| {
         let action = gio::SimpleAction::new(name, None);
         let state = Rc::downgrade(state);
         let weak = window.downgrade();
@@ -125,31 +125,22 @@ fn actions(window: &gtk::ApplicationWindow, state: &Rc<TextState>) {
         });
         window.add_action(&action);
     };
-    add("update", Box::new(|state, _| state.update()));
-    add(
-        "save",
-        Box::new(|state, window| {
-            state.update();
-            super::files::save(&state.editor, window.upcast_ref());
-        }),
-    );
-    add(
-        "revert",
-        Box::new(|state, _| {
-            state.discard_typing();
-            super::files::revert(&state.editor);
-        }),
-    );
-    add(
-        "dismiss",
-        Box::new(|state, window| {
-            if state.has_local_edits() {
-                confirm_dismiss(state, window);
-            } else {
-                window.destroy();
-            }
-        }),
-    );
+    add("update", |state, _| state.update());
+    add("save", |state, window| {
+        state.update();
+        super::files::save(&state.editor, window.upcast_ref());
+    });
+    add("revert", |state, _| {
+        state.discard_typing();
+        super::files::revert(&state.editor);
+    });
+    add("dismiss", |state, window| {
+        if state.has_local_edits() {
+            confirm_dismiss(state, window);
+        } else {
+            window.destroy();
+        }
+    });
 }
 
 /// Dismissing a viewer with typing not applied asks what to do with it.
