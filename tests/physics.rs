@@ -170,10 +170,10 @@ fn pendulum_made_with_a_link_has_the_small_angle_period() {
 
 #[test]
 fn spring_mass_energy_drifts_less_than_one_percent_over_a_hundred_periods() {
-    let k = 4.0;
+    let k: f64 = 4.0;
     let m = 1.0;
     let periods = 100.0;
-    let finish = periods * 2.0 * PI * (m / k as f64).sqrt();
+    let finish = periods * 2.0 * PI * (m / k).sqrt();
     let r = run(&format!(
         "simulator finish {finish} step 0.05\n{BALL}\
          body b shape ball init_pos {{1 0 0}} mass {m}\n\
@@ -439,7 +439,7 @@ fn failing(text: &str) -> (SimulationFailure, SceneMotion) {
     );
     assert_eq!(failure.bodies, ["b"]);
     assert!(failure.component.is_some() && failure.component_size > 0);
-    (failure, model.motion(simulation.motion()))
+    (*failure, model.motion(simulation.motion()))
 }
 
 /// A body falling from rest with one extra force component along x.

@@ -2,6 +2,7 @@
 
 mod doc;
 mod eval;
+mod simulate;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -14,11 +15,15 @@ pub enum Command {
     Doc(doc::DocCommand),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
+    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
+    /// FILE:LINE:COL: error: MSG.
+    Simulate(simulate::SimulateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Doc(command) => doc::run(command),
         Command::Eval { file } => eval::run(file),
+        Command::Simulate(args) => simulate::run(args),
     }
 }

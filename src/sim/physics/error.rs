@@ -13,7 +13,7 @@ pub enum PhysicsError {
     /// element command in the scene text when the scene came from one.
     Model { message: String, span: Option<Span> },
     /// Integration failed. The motion computed up to `time` stays readable.
-    Simulation(SimulationFailure),
+    Simulation(Box<SimulationFailure>),
 }
 
 /// A failed simulation, described in the scene's terms.
@@ -128,6 +128,6 @@ impl std::error::Error for PhysicsError {}
 
 impl From<SimulationFailure> for PhysicsError {
     fn from(failure: SimulationFailure) -> PhysicsError {
-        PhysicsError::Simulation(failure)
+        PhysicsError::Simulation(Box::new(failure))
     }
 }

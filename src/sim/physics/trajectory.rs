@@ -146,7 +146,8 @@ pub(crate) fn constrain(
             for piece in &trajectory.pieces {
                 let start = piece.start().max(system.start());
                 let end = piece.end().min(system.end());
-                if !(start < end) {
+                // Start and end are finite (checked with the simulator), so this is start >= end.
+                if start >= end {
                     continue;
                 }
                 constraints[b].push(Constraint {
@@ -167,7 +168,7 @@ pub(crate) fn constrain(
                         start,
                         end,
                         ti,
-                        Prescription::new(start, end, move |t| function(t)),
+                        Prescription::new(start, end, function),
                     ));
                 }
             }
