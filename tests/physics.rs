@@ -4,7 +4,7 @@
 use asgard::scene::evaluate;
 use asgard::sim::physics::{BodyState, Model, PhysicsError, SceneMotion, SimulationFailure};
 use asgard::sim::{ErrorKind, Options, Simulation};
-use nalgebra::Vector3;
+use nalgebra::{UnitQuaternion, Vector3};
 use std::f64::consts::PI;
 
 struct Run {
@@ -338,6 +338,69 @@ fn rotation_trajectory_turns_the_body_and_it_keeps_turning() {
             "t {t}"
         );
     }
+}
+
+#[test]
+fn angular_velocity_trajectory_turns_the_body_then_it_spins_freely() {
+    // An asymmetric brick at rest is turned at ω = (0.3, 0, 1) (world axes, not a principal
+    // axis) for one second, then left alone.
+    let r = run("simulator finish 3 step 0.05 tolerance 1e-6\n\
+         shape_set brick desc {sub pos {0 0 0} box {1 2 3}}\n\
+         body b shape brick\n\
+         trajectory spin points {{0 0.3 0 1} {1 0.3 0 1}} body b var drot");
+    let b = r.body("b");
+    let body = &r.model.bodies()[b];
+    let omega = Vector3::new(0.3, 0.0, 1.0);
+    for t in [0.25, 0.5, 1.0] {
+        let s = r.state("b", t);
+        let want = UnitQuaternion::from_scaled_axis(omega * t);
+        assert!(
+            s.rotation.angle_to(&want) < 1e-4,
+            "t {t}: {:?}",
+            s.rotation.scaled_axis()
+        );
+        // The momentum has caught up with the prescribed turning (it turns with the body, so
+        // playing it back linearly between computed points costs up to the playback
+        // tolerance).
+        assert!(
+            (s.angular_velocity - omega).norm() < 1e-3,
+            "t {t}: {:?}",
+            s.angular_velocity
+        );
+    }
+    // Afterwards the body spins freely with the momentum it had at the end.
+    let end = r.state("b", 1.0);
+    let momentum = |s: &BodyState| body.world_inertia(&s.rotation) * s.angular_velocity;
+    let l_end = momentum(&end);
+    for t in [1.5, 2.0, 3.0] {
+        let l = momentum(&r.state("b", t));
+        assert!(
+            (l - l_end).norm() < 1e-4 * l_end.norm(),
+            "t {t}: {l:?} vs {l_end:?}"
+        );
+    }
+    // Not about a principal axis, so the angular velocity itself wanders off.
+    assert!((r.state("b", 3.0).angular_velocity - omega).norm() > 1e-2);
+    assert!(r.model.is_constrained(b, 0.5));
+    assert!(!r.model.is_constrained(b, 2.0));
+}
+
+#[test]
+fn two_trajectories_turning_one_body_at_once_are_an_error() {
+    let text = format!(
+        "{BALL}body b shape ball\n\
+         trajectory turn points {{{{0 0 0 0}} {{2 0 0 1}}}} body b var rot\n\
+         trajectory spin points {{{{1 0 0 1}} {{3 0 0 1}}}} body b var drot"
+    );
+    let scene = evaluate(&text).unwrap();
+    let Err(error) = Model::compile(&scene) else {
+        panic!("overlapping turning constraints compiled");
+    };
+    let diagnostic = error.diagnostic("scene", &text);
+    assert!(
+        diagnostic.starts_with("scene:4:1: error: trajectories turn"),
+        "{diagnostic}"
+    );
 }
 
 #[test]

@@ -14,6 +14,7 @@
 
 use super::assemble::Assembly;
 use super::error::PhysicsError;
+use super::symbols::Channel;
 use crate::lang::span::Span;
 use crate::scene::model::{Link, LinkTarget};
 use crate::sym::Vec3;
@@ -89,8 +90,8 @@ impl Assembly<'_> {
                     )
                 })?;
                 Target {
-                    position: self.trajectory_vector(trajectory, false),
-                    velocity: self.trajectory_vector(trajectory, true),
+                    position: self.trajectory_vector(trajectory, Channel::VALUE),
+                    velocity: self.trajectory_vector(trajectory, Channel::RATE),
                     body: None,
                 }
             }

@@ -135,6 +135,20 @@ link body1 a offset1 {-0.5 0 0} x {0.2 * $t} y {[a z]} z 0 tightness 30",
 }
 
 #[test]
+fn jacobian_matches_finite_differences_while_steered() {
+    // An angular velocity trajectory in effect: the quaternion turns at its value and the
+    // momentum follows R I Rᵀ ω.
+    check_jacobian(
+        "simulator finish 2
+shape_set brick desc {sub pos {0 0 0} box {1 0.6 0.4}}
+body a shape brick init_rot {0.2 0.1 -0.3}
+link body1 a offset1 {-0.5 0 0} x 0 y 0 z 0 tightness 30
+trajectory spin points {{0 0 0 1} {1 0.5 0.2 1} {2 0.5 0 1.5}} body a var drot",
+        0.7,
+    );
+}
+
+#[test]
 fn jacobian_matches_finite_differences_sparse() {
     check_jacobian(LINKED, 0.7);
 }
