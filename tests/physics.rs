@@ -589,3 +589,44 @@ fn a_link_of_tightness_1e12_stops_the_simulation_at_its_link() {
     );
     assert!(diagnostic.contains("use a tightness below"), "{diagnostic}");
 }
+
+#[test]
+fn motion_is_readable_while_the_worker_computes_it() {
+    let mut text = format!("simulator finish 20 step 0.1\n{BALL}");
+    text += "shape_set brick desc {sub pos {0 0 0} box {1 2 3}}\n";
+    for b in 0..50 {
+        text += &format!(
+            "body b{b} shape brick init_pos {{{b} 0 0}} init_dpos {{0 5 0}} init_drot {{0.1 {} 0.1}}\n\
+             force body b{b} gravity {{0 -9.81 0}}\n",
+            1.0 + b as f64 * 0.05
+        );
+    }
+    let model = compile(&text);
+    let worker = model.simulation(model.options()).unwrap().spawn();
+    let motion = model.motion(worker.motion().clone());
+    let mut seen = 0.0;
+    while !worker.is_finished() {
+        let until = motion.complete_until();
+        assert!(
+            until >= seen,
+            "complete_until went back from {seen} to {until}"
+        );
+        seen = until;
+        for b in 0..model.bodies().len() {
+            assert!(motion.computed_until(b) >= until);
+            assert!(motion.state(b, until).is_some());
+        }
+    }
+    let (_, result) = worker.join().unwrap();
+    result.unwrap();
+    assert_eq!(motion.complete_until(), 20.0);
+    // Playback through a sampler agrees with one-off lookups.
+    let mut sampler = motion.sampler();
+    for k in 0..=200 {
+        let t = k as f64 * 0.1;
+        for b in [0, 17, 49] {
+            assert_eq!(sampler.state(b, t), motion.state(b, t));
+        }
+    }
+    assert!(motion.state(0, 20.5).is_none());
+}

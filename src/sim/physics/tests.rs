@@ -201,3 +201,40 @@ link body1 a offset1 {{{} {} {}}} body2 b offset2 {{{} {} {}}} tightness {tightn
         prop_assert!((torque - want).norm() <= 1e-9 * (1.0 + want.norm()), "{torque:?} vs {want:?}");
     }
 }
+
+#[test]
+fn mass_properties_come_from_the_shape_unless_given() {
+    let model = model(
+        "shape_set pair desc {sub pos {0 0 0} sphere 0.5 sub pos {2 0 0} sphere 0.5}
+body computed shape pair
+body heavy shape pair mass 10
+body given shape pair mass 2 inertia {{1 0 0} {0 2 0} {0 0 3}}",
+    );
+    let [computed, heavy, given] = [0, 1, 2].map(|i| &model.bodies()[i]);
+    let ball = 4.0 / 3.0 * std::f64::consts::PI * 0.125;
+    assert!((computed.mass - 2.0 * ball).abs() < 1e-12);
+    // The shape is placed with its centre of mass, between the balls, at the body's position.
+    assert!((computed.center - Vector3::new(1.0, 0.0, 0.0)).norm() < 1e-12);
+    // Parallel axes: 2/5 m r² per ball, plus m d² for the two off the x axis.
+    let across = 2.0 * (0.4 * ball * 0.25 + ball * 1.0);
+    assert!((computed.inertia[(1, 1)] - across).abs() < 1e-12);
+    // A given mass scales the computed inertia; a given inertia replaces it.
+    assert!((heavy.inertia[(1, 1)] - across * 10.0 / (2.0 * ball)).abs() < 1e-9);
+    assert_eq!(given.mass, 2.0);
+    assert_eq!(given.inertia[(2, 2)], 3.0);
+}
+
+#[test]
+fn bad_bodies_are_located_errors() {
+    let text = "shape_set ball desc {sub pos {0 0 0} sphere 1}
+body b shape ball inertia {{1 2 0} {2 1 0} {0 0 1}}";
+    let scene = evaluate(text).unwrap();
+    let error = Model::compile(&scene).err().unwrap();
+    assert!(
+        error.diagnostic("t", text).starts_with(
+            "t:2:27: error: body b: the inertia tensor must be symmetric positive definite"
+        ),
+        "{}",
+        error.diagnostic("t", text)
+    );
+}
