@@ -232,7 +232,7 @@ body b shape ball inertia {{1 2 0} {2 1 0} {0 0 1}}";
     let error = Model::compile(&scene).err().unwrap();
     assert!(
         error.diagnostic("t", text).starts_with(
-            "t:2:27: error: body b: the inertia tensor must be symmetric positive definite"
+            "t:2:28: error: body b: the inertia tensor must be symmetric positive definite"
         ),
         "{}",
         error.diagnostic("t", text)
