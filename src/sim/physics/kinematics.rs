@@ -62,15 +62,22 @@ impl Kinematics {
         let velocity = Vec3::symbols(pool, vars.velocity().map(state));
         let momentum = Vec3::symbols(pool, vars.momentum().map(state));
         let matrix = rotation_matrix(pool, rotation);
-        let free = match body.isotropic_inertia() {
-            Some(moment) => momentum.scale_by(pool, 1.0 / moment),
+        // ω = R I⁻¹ Rᵀ L. Turning by it, q' = ½ ω ⊗ q equals ½ q ⊗ (I⁻¹ Rᵀ L) (the spin in
+        // body axes; exact even for a quaternion off unit length), which skips one rotation.
+        let (free, free_rate) = match body.isotropic_inertia() {
+            Some(moment) => (momentum.scale_by(pool, 1.0 / moment), None),
             None => {
                 let inverse = body.inverse_inertia;
                 let inverse =
                     Mat3::constant(pool, [0, 1, 2].map(|i| [0, 1, 2].map(|j| inverse[(i, j)])));
                 let body_momentum = matrix.transpose().mul_vec(pool, momentum);
                 let body_omega = inverse.mul_vec(pool, body_momentum);
-                matrix.mul_vec(pool, body_omega)
+                let spin = rotation.mul(pool, Quat::pure(body_omega));
+                let [w, x, y, z] = spin.to_array().map(|c| pool.scale(c, 0.5));
+                (
+                    matrix.mul_vec(pool, body_omega),
+                    Some(Quat::new(w, x, y, z)),
+                )
             }
         };
         let omega = steering.iter().rev().fold(free, |otherwise, s| {
@@ -78,7 +85,10 @@ impl Kinematics {
                 .map(|k| pool.select(s.active, s.omega.to_array()[k], otherwise.to_array()[k]));
             Vec3::new(x, y, z)
         });
-        let rotation_rate = rotation.derivative(pool, omega);
+        let rotation_rate = match free_rate {
+            Some(rate) if steering.is_empty() => rate,
+            _ => rotation.derivative(pool, omega),
+        };
         Kinematics {
             position,
             rotation: Some(rotation),
