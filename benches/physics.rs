@@ -191,6 +191,16 @@ fn free_bodies() {
             black_box(t.components);
         }
     }
+    if let Some(peak) = peak_memory() {
+        println!("peak resident memory of the process: {peak}");
+    }
+}
+
+/// The process's peak resident set size, as the kernel reports it.
+fn peak_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line["VmHWM:".len()..].trim().to_string())
 }
 
 /// One box held by six links to fixed points around it, under gravity.
