@@ -19,6 +19,31 @@
 //!   properties ([`Scene::body_mass_properties`]); captured expressions say what they refer
 //!   to ([`model::Expression::references`]).
 //! - [`describe`] and [`scene_json`] are the two reports of `asgard check`.
+//!
+//! # Example
+//!
+//! A drag of body b3 becomes a text edit, and the diff tells the simulator what to redo:
+//!
+//! ```
+//! use asgard::scene::{diff, evaluate, patch, EditValue, InitVar, Target};
+//! use nalgebra::Vector3;
+//!
+//! let text = "shape_set ball desc {sphere 0.5}\n\
+//!             body b3 shape ball init_pos {10 -1.17 0} ;# the ball\n\
+//!             force body b3 y {-9.8 * [b3 mass]}\n";
+//! let scene = evaluate(text)?;
+//! let b3 = scene.bodies.iter().position(|b| b.name == "b3").unwrap();
+//! let target = Target::BodyInit { body: b3, var: InitVar::Pos };
+//! let drag = EditValue::Vector(Vector3::new(9.5, -1.2, 0.0));
+//! let edited = patch(text, &scene, target, drag)?.apply(text);
+//! assert!(edited.contains("body b3 shape ball init_pos {9.5 -1.2 0} ;# the ball\n"));
+//!
+//! let changes = diff(&scene, &evaluate(&edited)?);
+//! assert_eq!(changes.changes.len(), 1);
+//! assert!(changes.initial_changed.contains("b3"));
+//! assert!(changes.equations_changed.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod build;
 mod color;
