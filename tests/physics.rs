@@ -630,3 +630,40 @@ fn motion_is_readable_while_the_worker_computes_it() {
     }
     assert!(motion.state(0, 20.5).is_none());
 }
+
+#[test]
+fn every_bundled_example_simulates() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "asg") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let mut scene = evaluate(&text).unwrap_or_else(|e| panic!("{}", e.diagnostic(&name)));
+        // The first two seconds (or the whole scene) keep the test quick.
+        scene.simulator.finish = scene.simulator.finish.min(scene.simulator.start + 2.0);
+        let model =
+            Model::compile(&scene).unwrap_or_else(|e| panic!("{}", e.diagnostic(&name, &text)));
+        let mut simulation = model
+            .simulation(model.options())
+            .unwrap_or_else(|e| panic!("{}", e.diagnostic(&name, &text)));
+        if let Err(e) = simulation.run_to_end() {
+            panic!(
+                "{}",
+                model
+                    .describe(e, Some(simulation.partition()))
+                    .diagnostic(&name, &text)
+            );
+        }
+        let motion = model.motion(simulation.motion());
+        for b in 0..model.bodies().len() {
+            let s = motion.state(b, scene.simulator.finish).unwrap();
+            assert!(s.position.iter().all(|c| c.is_finite()), "{name}: body {b}");
+        }
+        count += 1;
+    }
+    assert!(count >= 13, "only {count} examples");
+}
