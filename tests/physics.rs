@@ -2,6 +2,7 @@
 //! each compared with what mechanics says, within a stated tolerance.
 
 use asgard::scene::evaluate;
+use asgard::scene::model::ConstrainedVar;
 use asgard::sim::physics::{BodyState, Model, PhysicsError, SceneMotion, SimulationFailure};
 use asgard::sim::{ErrorKind, Options, Simulation};
 use nalgebra::{UnitQuaternion, Vector3};
@@ -315,6 +316,9 @@ fn body_on_a_trajectory_follows_it_then_continues_with_the_end_velocity() {
     let b = r.body("b");
     assert!(r.model.is_constrained(b, 1.0));
     assert!(!r.model.is_constrained(b, 2.5));
+    assert_eq!(r.model.constrained_at(b, 1.0), [ConstrainedVar::Position]);
+    assert!(r.model.constrained_at(b, 2.5).is_empty());
+    assert_eq!(r.model.constraints(b).len(), 1);
 }
 
 #[test]

@@ -151,8 +151,9 @@ impl Model {
         options
     }
 
-    /// A simulation of the model, nothing integrated yet. Fails if a link is too stiff for
-    /// the simulated span (see [`Model::check_springs`]).
+    /// A simulation of the model, nothing integrated yet. Fails, naming the bodies, their
+    /// component and the start time, if a link's time constant `sqrt(m / k)` is shorter than a
+    /// millionth of the simulated span.
     pub fn simulation(&self, options: Options) -> Result<Simulation, PhysicsError> {
         let simulation = Simulation::new(self.system.clone(), &self.factory, options)
             .map_err(|e| self.describe(e, None))?;
@@ -160,9 +161,8 @@ impl Model {
         Ok(simulation)
     }
 
-    /// Fails on the first link whose time constant `sqrt(m / k)` is shorter than a millionth of
-    /// the simulated span, naming its bodies, their component and the start time.
-    pub fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
+    /// Fails on the first link whose time constant is too short (see [`Model::simulation`]).
+    fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
         let span = self.simulator.finish - self.simulator.start;
         let shortest = span * MIN_TIME_CONSTANT_FRACTION;
         let Some(spring) = self.springs.iter().find(|s| s.time_constant < shortest) else {
