@@ -2,6 +2,7 @@
 //! `FILE:LINE:COL: error: MESSAGE` (warnings likewise) on standard error; exits with 1 if any
 //! file has an error.
 
+use asgard::lang::diagnostic;
 use asgard::scene::{self, Scene, SceneError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,7 +42,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         };
         let result = scene::evaluate(&text);
-        report_to_stderr(&shown, &result);
+        report_to_stderr(&shown, &text, &result);
         failed |= result.is_err();
         if args.describe {
             if let Ok(scene) = &result {
@@ -71,13 +72,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn report_to_stderr(file: &str, result: &Result<Scene, SceneError>) {
+fn report_to_stderr(file: &str, text: &str, result: &Result<Scene, SceneError>) {
     match result {
         Ok(scene) => {
             for warning in &scene.warnings {
                 eprintln!("{}", warning.diagnostic(file));
             }
         }
-        Err(e) => eprintln!("{}", e.diagnostic(file)),
+        Err(e) => eprintln!("{}", diagnostic(file, text, e.span, &e.message)),
     }
 }

@@ -8,6 +8,7 @@ mod eval;
 mod export;
 mod render;
 mod scene_file;
+mod simulate;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -30,6 +31,9 @@ pub enum Command {
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
     /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
     Export(export::ExportArgs),
+    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
+    /// FILE:LINE:COL: error: MSG.
+    Simulate(simulate::SimulateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -40,5 +44,6 @@ pub fn run(command: Command) -> ExitCode {
         Command::Eval { file } => eval::run(file),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
+        Command::Simulate(args) => simulate::run(args),
     }
 }

@@ -126,17 +126,9 @@ pub fn patch_with_digits(
     if !value_is_finite(value) {
         return refuse("the new value must be finite");
     }
-    match (target.is_scalar(), value) {
-        (false, EditValue::Vector(v)) => patcher.vector_target(scene, target, v)?,
-        (true, EditValue::Number(n)) => patcher.scalar_target(scene, target, n)?,
-        _ => {
-            let expected = if target.is_scalar() {
-                "a number"
-            } else {
-                "a vector"
-            };
-            return refuse(format!("this parameter of {} is {expected}", patcher.name));
-        }
+    match value {
+        EditValue::Vector(v) => patcher.vector_target(scene, target, v)?,
+        EditValue::Number(n) => patcher.scalar_target(scene, target, n)?,
     }
     let mut replacements = patcher.edits;
     replacements.sort_by_key(|r| r.span.start);
@@ -242,9 +234,7 @@ impl Patcher<'_> {
                     )),
                 }
             }
-            Target::ControlTime { .. } | Target::CameraScale => {
-                unreachable!("scalar targets are dispatched to scalar_target")
-            }
+            Target::ControlTime { .. } | Target::CameraScale => self.wrong_kind("a number"),
         }
     }
 
@@ -280,8 +270,12 @@ impl Patcher<'_> {
                     None => self.add_option("scale", &format_number(n, self.digits)),
                 }
             }
-            _ => unreachable!("vector targets are dispatched to vector_target"),
+            _ => self.wrong_kind("a vector"),
         }
+    }
+
+    fn wrong_kind(&self, expected: &str) -> Result<(), PatchError> {
+        refuse(format!("this parameter of {} is {expected}", self.name))
     }
 
     fn control_point<'s>(

@@ -91,12 +91,6 @@ impl Target {
             }
         }
     }
-
-    /// Whether the parameter is a number (a control point's time, the camera scale) rather
-    /// than a vector.
-    pub fn is_scalar(self) -> bool {
-        matches!(self, Target::ControlTime { .. } | Target::CameraScale)
-    }
 }
 
 /// One literal the language viewer colours as graphically editable.

@@ -4,13 +4,14 @@
 
 use super::body::{slot, BodyModel, BODY_VARIABLES};
 use super::error::PhysicsError;
-use super::kinematics::Kinematics;
+use super::kinematics::{Kinematics, Steering};
+use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
 use crate::lang::ast::{Part, WordKind};
 use crate::lang::span::Span;
-use crate::scene::model::{ExprVec, Expression, Scene};
+use crate::scene::model::{ConstrainedVar, ExprVec, Expression, Scene};
 use crate::sim::VarId;
-use crate::sym::{self, from_ast, Node, Pool, Vec3};
+use crate::sym::{self, from_ast, Mat3, Node, Pool, Vec3};
 use std::collections::HashMap;
 
 /// Attributes `[BODY ATTR]` may read.
@@ -41,6 +42,15 @@ pub(crate) struct Assembly<'s> {
     pub pool: Pool,
     pub world: World<'s>,
     pub loads: Vec<Load>,
+    pub springs: Vec<Spring>,
+}
+
+/// What is left of an assembly once its equations are written.
+pub(crate) struct Assembled {
+    pub pool: Pool,
+    pub bodies: Vec<BodyModel>,
+    pub symbols: SymbolTable,
+    pub springs: Vec<Spring>,
 }
 
 impl<'s> Assembly<'s> {
@@ -50,14 +60,6 @@ impl<'s> Assembly<'s> {
         bodies: Vec<BodyModel>,
         variables: usize,
     ) -> Result<Assembly<'s>, PhysicsError> {
-        let mut pool = Pool::new();
-        let kinematics = bodies
-            .iter()
-            .map(|b| match b.vars {
-                Some(vars) => Kinematics::moving(&mut pool, b, vars),
-                None => Kinematics::fixed(&mut pool, b),
-            })
-            .collect();
         let mut body_index = HashMap::with_capacity(bodies.len());
         for (i, b) in scene.bodies.iter().enumerate() {
             if body_index.insert(b.name.as_str(), i).is_some() {
@@ -76,6 +78,17 @@ impl<'s> Assembly<'s> {
                 ));
             }
         }
+        let mut pool = Pool::new();
+        let mut symbols = SymbolTable::new(variables);
+        let mut steering = steering(scene, &body_index, &mut pool, &mut symbols);
+        let kinematics = bodies
+            .iter()
+            .zip(&mut steering)
+            .map(|(b, steering)| match b.vars {
+                Some(vars) => Kinematics::moving(&mut pool, b, vars, std::mem::take(steering)),
+                None => Kinematics::fixed(&mut pool, b),
+            })
+            .collect();
         let blocks = bodies
             .iter()
             .enumerate()
@@ -87,12 +100,13 @@ impl<'s> Assembly<'s> {
             world: World {
                 bodies,
                 kinematics,
-                symbols: SymbolTable::new(variables),
+                symbols,
                 body_index,
                 trajectory_index,
                 blocks,
             },
             loads,
+            springs: Vec::new(),
         })
     }
 
@@ -115,8 +129,8 @@ impl<'s> Assembly<'s> {
 
     /// The time derivative of `node` along the motion, as far as it follows from the kinematics:
     /// `∂/∂t`, plus for every position or orientation variable it reads the partial derivative
-    /// times that variable's rate (`x' = dx`, `q' = ½ ω ⊗ q`), plus for every trajectory
-    /// position it reads the partial times the trajectory's derivative. Velocities and momenta
+    /// times that variable's rate (`x' = dx`, `q' = ½ ω ⊗ q`), plus for every trajectory value
+    /// or derivative it reads the partial times the next derivative. Velocities and momenta
     /// read by `node` count as constant (their rates are the forces being built).
     pub fn time_derivative(&mut self, node: Node) -> Node {
         let symbols = self.pool.symbols(node).to_vec();
@@ -128,7 +142,7 @@ impl<'s> Assembly<'s> {
                     Some(rate) => rate,
                     None => continue,
                 },
-                Meaning::Channel(k) => match self.world.symbols.channels()[k].rate() {
+                Meaning::Channel(k) => match self.world.symbols.channels()[k].derivative() {
                     Some(rate) => {
                         let symbol = self.world.symbols.channel(rate);
                         self.pool.symbol(symbol)
@@ -150,23 +164,20 @@ impl<'s> Assembly<'s> {
         self.world.trajectory_index.get(name).copied()
     }
 
-    /// The position (`rate` false) or derivative of trajectory `trajectory` as a vector of
-    /// time-dependent inputs.
-    pub fn trajectory_vector(&mut self, trajectory: usize, rate: bool) -> Vec3 {
-        let first = if rate { 3 } else { 0 };
-        let [x, y, z] = [0, 1, 2].map(|k| {
-            let symbol = self.world.symbols.channel(Channel {
-                trajectory,
-                component: first + k,
-            });
-            self.pool.symbol(symbol)
-        });
-        Vec3::new(x, y, z)
+    /// The value ([`Channel::VALUE`]) or a derivative of trajectory `trajectory`, as a vector
+    /// of time-dependent inputs.
+    pub fn trajectory_vector(&mut self, trajectory: usize, first: u8) -> Vec3 {
+        trajectory_vector(&mut self.pool, &mut self.world.symbols, trajectory, first)
     }
 
     /// The pool, the bodies and the symbol numbering, once the equations are written.
-    pub fn finish(self) -> (Pool, Vec<BodyModel>, SymbolTable) {
-        (self.pool, self.world.bodies, self.world.symbols)
+    pub fn finish(self) -> Assembled {
+        Assembled {
+            pool: self.pool,
+            bodies: self.world.bodies,
+            symbols: self.world.symbols,
+            springs: self.springs,
+        }
     }
 
     /// The right-hand sides of all variables, in variable order: `x' = dx`, `q' = ½ ω ⊗ q`,
@@ -180,6 +191,7 @@ impl<'s> Assembly<'s> {
             let force = sum_vectors(&mut self.pool, &load.forces);
             let torque = sum_vectors(&mut self.pool, &load.torques);
             let acceleration = force.scale_by(&mut self.pool, 1.0 / body.mass);
+            let momentum_rate = steered_momentum_rate(&mut self.pool, body, k, torque);
             let rotation_rate = k
                 .rotation_rate
                 .expect("a moving body has a rotation rate")
@@ -188,7 +200,7 @@ impl<'s> Assembly<'s> {
                 (slot::POSITION, &k.velocity.to_array()),
                 (slot::ROTATION, &rotation_rate),
                 (slot::VELOCITY, &acceleration.to_array()),
-                (slot::MOMENTUM, &torque.to_array()),
+                (slot::MOMENTUM, &momentum_rate.to_array()),
             ];
             for (offset, nodes) in blocks {
                 for (j, &node) in nodes.iter().enumerate() {
@@ -198,6 +210,91 @@ impl<'s> Assembly<'s> {
         }
         rhs
     }
+}
+
+/// How quickly steering pulls a body's momentum onto the prescribed angular velocity: this
+/// many time constants fit into the trajectory's shortest piece, so by a piece's end the
+/// mismatch from its start has decayed by `e^-50`.
+const STEERING_SETTLE: f64 = 50.0;
+
+/// For each body, the trajectories attached to its angular velocity, as nodes.
+fn steering(
+    scene: &Scene,
+    body_index: &HashMap<&str, usize>,
+    pool: &mut Pool,
+    symbols: &mut SymbolTable,
+) -> Vec<Vec<Steering>> {
+    let mut steering: Vec<Vec<Steering>> = scene.bodies.iter().map(|_| Vec::new()).collect();
+    for (ti, trajectory) in scene.trajectories.iter().enumerate() {
+        let shortest = trajectory
+            .pieces
+            .iter()
+            .map(|p| p.end() - p.start())
+            .filter(|&d| d > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        for attachment in &trajectory.attachments {
+            // Unknown bodies are reported with the other constraints.
+            let Some(&b) = body_index.get(attachment.body.as_str()) else {
+                continue;
+            };
+            if attachment.variable != ConstrainedVar::AngularVelocity || !shortest.is_finite() {
+                continue;
+            }
+            let active = symbols.channel(Channel {
+                trajectory: ti,
+                component: Channel::ACTIVE,
+            });
+            steering[b].push(Steering {
+                active: pool.symbol(active),
+                omega: trajectory_vector(pool, symbols, ti, Channel::VALUE),
+                omega_rate: trajectory_vector(pool, symbols, ti, Channel::RATE),
+                settle_rate: STEERING_SETTLE / shortest,
+            });
+        }
+    }
+    steering
+}
+
+/// `L'`: the torque, except while a steering trajectory gives the angular velocity `ω`. Then
+/// `L` must follow `R I Rᵀ ω`, whose rate is `R I Rᵀ ω' + ω × (R I Rᵀ ω)`; a mismatch when
+/// the steering starts decays at the settle rate.
+fn steered_momentum_rate(pool: &mut Pool, body: &BodyModel, k: &Kinematics, torque: Vec3) -> Vec3 {
+    let Some(momentum) = k.momentum else {
+        return torque;
+    };
+    if k.steering.is_empty() {
+        return torque;
+    }
+    let i = body.inertia;
+    let inertia = Mat3::constant(pool, [0, 1, 2].map(|r| [0, 1, 2].map(|c| i[(r, c)])));
+    let world = k.matrix.mul(pool, inertia).mul(pool, k.matrix.transpose());
+    k.steering.iter().rev().fold(torque, |otherwise, s| {
+        let target = world.mul_vec(pool, s.omega);
+        let follow = world.mul_vec(pool, s.omega_rate);
+        let gyroscopic = s.omega.cross(pool, target);
+        let mismatch = target.sub(pool, momentum).scale_by(pool, s.settle_rate);
+        let steer = follow.add(pool, gyroscopic).add(pool, mismatch);
+        let [x, y, z] =
+            [0, 1, 2].map(|c| pool.select(s.active, steer.to_array()[c], otherwise.to_array()[c]));
+        Vec3::new(x, y, z)
+    })
+}
+
+/// The channels `first..first + 3` of trajectory `trajectory` as a vector of nodes.
+fn trajectory_vector(
+    pool: &mut Pool,
+    symbols: &mut SymbolTable,
+    trajectory: usize,
+    first: u8,
+) -> Vec3 {
+    let [x, y, z] = [0, 1, 2].map(|k| {
+        let symbol = symbols.channel(Channel {
+            trajectory,
+            component: first + k,
+        });
+        pool.symbol(symbol)
+    });
+    Vec3::new(x, y, z)
 }
 
 /// Component-wise sum of vectors.

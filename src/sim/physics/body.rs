@@ -66,12 +66,6 @@ impl BodyVars {
     pub fn momentum(self) -> [VarId; 3] {
         [0, 1, 2].map(|k| self.at(slot::MOMENTUM + k))
     }
-
-    /// Whether `var` is one of these variables, and at which offset.
-    pub fn offset_of(self, var: VarId) -> Option<usize> {
-        let offset = var.0.checked_sub(self.first.0)? as usize;
-        (offset < BODY_VARIABLES).then_some(offset)
-    }
 }
 
 /// Mass properties and state layout of one body of the scene.

@@ -8,6 +8,7 @@
 
 use super::assemble::Assembly;
 use super::error::PhysicsError;
+use super::symbols::Channel;
 use crate::scene::model::{Force, ForceKind, ForceValue};
 use crate::sym::Vec3;
 
@@ -39,7 +40,7 @@ impl Assembly<'_> {
                         at,
                     )
                 })?;
-                self.trajectory_vector(trajectory, false)
+                self.trajectory_vector(trajectory, Channel::VALUE)
             }
         };
         let offset = force.offset.value;

@@ -4,8 +4,19 @@
 use super::body::{BodyModel, BodyVars};
 use super::rotation::{rotation_matrix, rotation_vector};
 use super::symbols::state;
-use crate::sym::{Mat3, Pool, Quat, Vec3};
+use crate::sym::{Mat3, Node, Pool, Quat, Vec3};
 use nalgebra::Vector3;
+
+/// A trajectory prescribing a body's angular velocity, as nodes: while `active` is 1 the body
+/// turns at `omega` (and the momentum follows it, see `Assembly::equations`).
+pub(crate) struct Steering {
+    pub active: Node,
+    pub omega: Vec3,
+    /// The time derivative of `omega`.
+    pub omega_rate: Vec3,
+    /// How fast the momentum is pulled onto `R I Rᵀ omega` when the steering starts, 1/s.
+    pub settle_rate: f64,
+}
 
 /// One body's state as nodes. For a fixed body everything is constant.
 pub(crate) struct Kinematics {
@@ -15,8 +26,13 @@ pub(crate) struct Kinematics {
     /// Body → world rotation matrix.
     pub matrix: Mat3,
     pub velocity: Vec3,
-    /// World angular velocity `R I⁻¹ Rᵀ L` (or `L / I` for isotropic inertia).
+    /// The angular momentum state; `None` for a fixed body.
+    pub momentum: Option<Vec3>,
+    /// World angular velocity: `R I⁻¹ Rᵀ L` (or `L / I` for isotropic inertia), except while a
+    /// steering trajectory gives it.
     pub omega: Vec3,
+    /// Trajectories prescribing the angular velocity.
+    pub steering: Vec<Steering>,
     /// `q' = ½ ω ⊗ q`; `None` for a fixed body.
     pub rotation_rate: Option<Quat>,
     /// The rotation vector, built on first use.
@@ -33,31 +49,54 @@ pub(crate) struct BodyPoint {
 }
 
 impl Kinematics {
-    /// The state of a moving body with variables `vars`.
-    pub fn moving(pool: &mut Pool, body: &BodyModel, vars: BodyVars) -> Kinematics {
+    /// The state of a moving body with variables `vars`, turned by `steering` while it is
+    /// active.
+    pub fn moving(
+        pool: &mut Pool,
+        body: &BodyModel,
+        vars: BodyVars,
+        steering: Vec<Steering>,
+    ) -> Kinematics {
         let position = Vec3::symbols(pool, vars.position().map(state));
         let rotation = Quat::symbols(pool, vars.rotation().map(state));
         let velocity = Vec3::symbols(pool, vars.velocity().map(state));
         let momentum = Vec3::symbols(pool, vars.momentum().map(state));
         let matrix = rotation_matrix(pool, rotation);
-        let omega = match body.isotropic_inertia() {
-            Some(moment) => momentum.scale_by(pool, 1.0 / moment),
+        // ω = R I⁻¹ Rᵀ L. Turning by it, q' = ½ ω ⊗ q equals ½ q ⊗ (I⁻¹ Rᵀ L) (the spin in
+        // body axes; exact even for a quaternion off unit length), which skips one rotation.
+        let (free, free_rate) = match body.isotropic_inertia() {
+            Some(moment) => (momentum.scale_by(pool, 1.0 / moment), None),
             None => {
                 let inverse = body.inverse_inertia;
                 let inverse =
                     Mat3::constant(pool, [0, 1, 2].map(|i| [0, 1, 2].map(|j| inverse[(i, j)])));
                 let body_momentum = matrix.transpose().mul_vec(pool, momentum);
                 let body_omega = inverse.mul_vec(pool, body_momentum);
-                matrix.mul_vec(pool, body_omega)
+                let spin = rotation.mul(pool, Quat::pure(body_omega));
+                let [w, x, y, z] = spin.to_array().map(|c| pool.scale(c, 0.5));
+                (
+                    matrix.mul_vec(pool, body_omega),
+                    Some(Quat::new(w, x, y, z)),
+                )
             }
         };
-        let rotation_rate = rotation.derivative(pool, omega);
+        let omega = steering.iter().rev().fold(free, |otherwise, s| {
+            let [x, y, z] = [0, 1, 2]
+                .map(|k| pool.select(s.active, s.omega.to_array()[k], otherwise.to_array()[k]));
+            Vec3::new(x, y, z)
+        });
+        let rotation_rate = match free_rate {
+            Some(rate) if steering.is_empty() => rate,
+            _ => rotation.derivative(pool, omega),
+        };
         Kinematics {
             position,
             rotation: Some(rotation),
             matrix,
             velocity,
+            momentum: Some(momentum),
             omega,
+            steering,
             rotation_rate: Some(rotation_rate),
             rotation_vector: None,
             fixed_rotation_vector: Vector3::zeros(),
@@ -72,7 +111,9 @@ impl Kinematics {
             rotation: None,
             matrix: Mat3::constant(pool, [0, 1, 2].map(|i| [0, 1, 2].map(|j| r[(i, j)]))),
             velocity: Vec3::zero(),
+            momentum: None,
             omega: Vec3::zero(),
+            steering: Vec::new(),
             rotation_rate: None,
             rotation_vector: None,
             fixed_rotation_vector: body.initial.rotation.scaled_axis(),

@@ -56,6 +56,8 @@ mod model;
 mod motion;
 mod rotation;
 mod symbols;
+#[cfg(test)]
+mod tests;
 pub mod trajectory;
 
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};

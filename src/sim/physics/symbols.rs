@@ -13,8 +13,9 @@ pub(crate) fn state(var: VarId) -> Symbol {
     Symbol(1 + var.0)
 }
 
-/// A value of a trajectory at the current time: its position (`component` 0..3) or its time
-/// derivative (3..6), linearly extrapolated outside the trajectory's pieces.
+/// A value of a trajectory at the current time, linearly extrapolated outside its pieces:
+/// `component` 0..3 is its value, 3..6 its first and 6..9 its second time derivative, and 9
+/// ([`Channel::ACTIVE`]) is 1 while one of its pieces is in effect (on `(start, end]`), else 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Channel {
     pub trajectory: usize,
@@ -22,14 +23,14 @@ pub(crate) struct Channel {
 }
 
 impl Channel {
-    /// Whether the channel is a derivative (velocity) rather than a position.
-    pub fn is_rate(self) -> bool {
-        self.component >= 3
-    }
+    pub const VALUE: u8 = 0;
+    pub const RATE: u8 = 3;
+    pub const ACCELERATION: u8 = 6;
+    pub const ACTIVE: u8 = 9;
 
-    /// The derivative channel of a position channel.
-    pub fn rate(self) -> Option<Channel> {
-        (!self.is_rate()).then_some(Channel {
+    /// The channel holding this one's time derivative, if there is one.
+    pub fn derivative(self) -> Option<Channel> {
+        (self.component < Channel::ACCELERATION).then_some(Channel {
             trajectory: self.trajectory,
             component: self.component + 3,
         })

@@ -6,13 +6,17 @@
 //!   end of the piece the body continues with the curve's end velocity (figure 5.5);
 //! - velocity prescribes `dx dy dz` with the curve (the position integrates it);
 //! - rotation (a rotation vector) prescribes the quaternion and the angular momentum that the
-//!   curve's rate of turning implies, so the body keeps turning at the end.
+//!   curve's rate of turning implies, so the body keeps turning at the end;
+//! - angular velocity (world axes) cannot be a prescription: the momentum `R I Rᵀ ω` that
+//!   matches it depends on the orientation the simulation reaches. Instead the equations
+//!   switch while a piece is in effect (see `Steering`): the quaternion turns at the curve's
+//!   `ω`, and the momentum follows `R I Rᵀ ω` exactly once a mismatch from the piece's start
+//!   has decayed (within a fiftieth of the shortest piece), so the body keeps turning at the
+//!   curve's end value afterwards.
 //!
-//! While prescribed, the variables ignore the forces and torques on them. Every piece's start
+//! While constrained, the variables ignore the forces and torques on them. Every piece's start
 //! and end is a breakpoint of the components holding or reading the variables, so no step
-//! crosses one. Angular velocity alone cannot be prescribed: with angular momentum as the
-//! state, the momentum matching a given angular velocity depends on the orientation the
-//! simulation has reached, which a prescription (a function of time) cannot know.
+//! crosses one. Two constraints on the same variables at the same time are an error.
 
 use super::body::BodyModel;
 use super::error::PhysicsError;
@@ -55,20 +59,39 @@ impl Curves {
         (self.at(index, t + h).1 - self.at(index, t - h).1) / (2.0 * h)
     }
 
+    /// Whether one of trajectory `index`'s pieces is in effect at `t`, on `(start, end]`: the
+    /// step that ends at a piece's end is still governed by it.
+    fn is_active(&self, index: usize, t: f64) -> bool {
+        self.trajectories[index]
+            .pieces
+            .iter()
+            .any(|p| p.start() < t && t <= p.end())
+    }
+
     /// Writes the value of each channel at `t` into `out`, evaluating each trajectory once.
     pub fn channel_values(&self, channels: &[Channel], t: f64, out: &mut [f64]) {
-        let mut last: Option<(usize, [f64; 6])> = None;
+        let mut cached: Option<(usize, [f64; 6])> = None;
         for (channel, value) in channels.iter().zip(out) {
-            let values = match last {
-                Some((index, values)) if index == channel.trajectory => values,
-                _ => {
-                    let (p, v) = self.at(channel.trajectory, t);
-                    let values = [p.x, p.y, p.z, v.x, v.y, v.z];
-                    last = Some((channel.trajectory, values));
-                    values
+            let i = channel.trajectory;
+            let k = channel.component;
+            *value = match k {
+                0..Channel::ACCELERATION => {
+                    let values = match cached {
+                        Some((index, values)) if index == i => values,
+                        _ => {
+                            let (p, v) = self.at(i, t);
+                            let values = [p.x, p.y, p.z, v.x, v.y, v.z];
+                            cached = Some((i, values));
+                            values
+                        }
+                    };
+                    values[k as usize]
                 }
+                Channel::ACCELERATION..Channel::ACTIVE => {
+                    self.acceleration(i, t)[(k - Channel::ACCELERATION) as usize]
+                }
+                _ => f64::from(u8::from(self.is_active(i, t))),
             };
-            *value = values[channel.component as usize];
         }
     }
 
@@ -134,19 +157,11 @@ pub(crate) fn constrain(
                     at,
                 ));
             };
-            if attachment.variable == ConstrainedVar::AngularVelocity {
-                return Err(PhysicsError::model(
-                    format!(
-                        "trajectory {}: the angular velocity of {} cannot be prescribed on its own; attach the trajectory of its rotation instead, which prescribes the angular velocity too",
-                        trajectory.name, body.name
-                    ),
-                    at,
-                ));
-            }
             for piece in &trajectory.pieces {
                 let start = piece.start().max(system.start());
                 let end = piece.end().min(system.end());
-                if !(start < end) {
+                // Start and end are finite (checked with the simulator), so this is start >= end.
+                if start >= end {
                     continue;
                 }
                 constraints[b].push(Constraint {
@@ -167,12 +182,13 @@ pub(crate) fn constrain(
                         start,
                         end,
                         ti,
-                        Prescription::new(start, end, move |t| function(t)),
+                        Prescription::new(start, end, function),
                     ));
                 }
             }
         }
     }
+    check_turning(scene, bodies, &constraints)?;
     let mut vars: Vec<VarId> = prescribed.keys().copied().collect();
     vars.sort_unstable();
     for var in vars {
@@ -198,6 +214,45 @@ pub(crate) fn constrain(
         }
     }
     Ok(constraints)
+}
+
+/// Fails when two trajectories govern a body's turning at the same time (a rotation and an
+/// angular velocity, or two angular velocities: these share no prescribed variable, so the
+/// prescription check would not see them).
+fn check_turning(
+    scene: &Scene,
+    bodies: &[BodyModel],
+    constraints: &[Vec<Constraint>],
+) -> Result<(), PhysicsError> {
+    let turning = |c: &&Constraint| {
+        matches!(
+            c.variable,
+            ConstrainedVar::Rotation | ConstrainedVar::AngularVelocity
+        )
+    };
+    for (body, list) in bodies.iter().zip(constraints) {
+        let list: Vec<&Constraint> = list.iter().filter(turning).collect();
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                let both_rotation = a.variable == ConstrainedVar::Rotation
+                    && b.variable == ConstrainedVar::Rotation;
+                if !both_rotation && a.start < b.end && b.start < a.end {
+                    let (first, second) = (
+                        &scene.trajectories[a.trajectory],
+                        &scene.trajectories[b.trajectory],
+                    );
+                    return Err(PhysicsError::model(
+                        format!(
+                            "trajectories {} [{}, {}] and {} [{}, {}] both govern how {} turns at the same time",
+                            first.name, a.start, a.end, second.name, b.start, b.end, body.name
+                        ),
+                        Some(second.origin.command),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A prescribed function: time → (value, derivative).
