@@ -283,6 +283,30 @@ fn unused_shapes_are_warned_about() {
 }
 
 #[test]
+fn unused_trajectories_and_forces_on_fixed_bodies_are_warned_about() {
+    let text = format!(
+        "{BALL}body wall shape ball fixed 1\nforce body wall y -1\ntrajectory idle points {{{{0 0 0 0}} {{1 1 1 1}}}}\ntrajectory asked points {{{{0 0 0 0}} {{1 1 1 1}}}}\nset x [asked x 0.5]\ntrajectory used points {{{{0 0 0 0}} {{1 1 1 1}}}}\nforce body wall x {{[used x]}}\n"
+    );
+    let s = scene(&text);
+    let messages: Vec<(&str, Span)> = s
+        .warnings
+        .iter()
+        .map(|w| (w.message.as_str(), w.span))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                "trajectory \"idle\" is not used: it drives no body, and no force, link, light, camera or expression refers to it",
+                at(&text, "trajectory idle points {{0 0 0 0} {1 1 1 1}}", 0)
+            ),
+            ("force on wall has no effect: the body is fixed", at(&text, "force body wall y -1", 0)),
+            ("force on wall has no effect: the body is fixed", at(&text, "force body wall x {[used x]}", 0)),
+        ]
+    );
+}
+
+#[test]
 fn long_literal_lists_may_be_elided() {
     let text = "shape_set s desc {sphere 1}\nbody b shape s\ntrajectory T points {{0 0 0 0} {1 1 1 1} {2 2 2 2} {3 3 3 3}}\n";
     let s = scene(text);

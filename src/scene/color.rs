@@ -89,7 +89,9 @@ impl Color {
                 format!("bad colour \"{text}\": expected #rgb or #rrggbb with hexadecimal digits")
             });
         }
-        if let Some(parts) = components.filter(|c| c.len() > 1) {
+        // Several words starting with a number are components; several words otherwise are
+        // a name written with spaces ("light blue").
+        if let Some(parts) = components.filter(|c| c.len() > 1 && parse_number(c[0]).is_some()) {
             return parse_components(text, parts);
         }
         let key: String = trimmed

@@ -190,6 +190,8 @@ impl Differ<'_> {
     }
 
     /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
+    /// Usually the names come in the same order in both scenes, and the common run of equal
+    /// names is compared pairwise without a lookup.
     fn named<T>(
         &mut self,
         kind: ElementKind,
@@ -198,35 +200,53 @@ impl Differ<'_> {
         name: impl Fn(&T) -> Option<&String>,
         aspects: impl Fn(&T, &T) -> Aspects,
     ) {
-        let old_index: HashMap<&str, usize> = old
+        let same_names = old
+            .iter()
+            .zip(new)
+            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+            .count();
+        for i in 0..same_names {
+            let a = aspects(&old[i], &new[i]);
+            if a.any() {
+                self.push(kind, Some(i), Some(i), ChangeKind::Changed(a));
+            }
+        }
+        let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
+        let old_index: HashMap<&str, usize> = old_rest
             .iter()
             .enumerate()
             .filter_map(|(i, e)| Some((name(e)?.as_str(), i)))
             .collect();
-        let mut matched = vec![false; old.len()];
-        let mut unnamed_old = old.iter().enumerate().filter(|(_, e)| name(e).is_none());
-        for (j, e) in new.iter().enumerate() {
+        let mut matched = vec![false; old_rest.len()];
+        let mut unnamed_old = old_rest
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| name(e).is_none());
+        for (j, e) in new_rest.iter().enumerate() {
             let i = match name(e) {
                 Some(n) => old_index.get(n.as_str()).copied(),
                 None => unnamed_old.next().map(|(i, _)| i),
             };
+            let j = j + same_names;
             match i {
                 Some(i) => {
                     matched[i] = true;
-                    let a = aspects(&old[i], e);
+                    let a = aspects(&old_rest[i], e);
                     if a.any() {
-                        self.push(kind, Some(i), Some(j), ChangeKind::Changed(a));
+                        self.push(kind, Some(i + same_names), Some(j), ChangeKind::Changed(a));
                     }
                 }
                 None => self.push(kind, None, Some(j), ChangeKind::Added),
             }
         }
         for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
-            self.push(kind, Some(i), None, ChangeKind::Removed);
+            self.push(kind, Some(i + same_names), None, ChangeKind::Removed);
         }
     }
 
-    /// Forces and links: matched within groups of the same key (the body they act on).
+    /// Forces and links: matched within groups of the same key (the body they act on). The
+    /// identical elements at the start and end of both lists match each other in order (as
+    /// they would within their groups); only the middle is grouped.
     fn unnamed<T>(
         &mut self,
         kind: ElementKind,
@@ -235,11 +255,20 @@ impl Differ<'_> {
         key: impl Fn(&T) -> &String,
         same: impl Fn(&T, &T) -> bool,
     ) {
+        let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+        let suffix = old[prefix..]
+            .iter()
+            .rev()
+            .zip(new[prefix..].iter().rev())
+            .take_while(|(a, b)| same(a, b))
+            .count();
+        let old_middle = prefix..old.len() - suffix;
+        let new_middle = prefix..new.len() - suffix;
         let mut keys: Vec<&str> = Vec::new();
         let mut groups: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
-        for (side, list) in [(0, old), (1, new)] {
-            for (i, e) in list.iter().enumerate() {
-                let k = key(e).as_str();
+        for (side, list, range) in [(0, old, old_middle), (1, new, new_middle)] {
+            for i in range {
+                let k = key(&list[i]).as_str();
                 let group = groups.entry(k).or_insert_with(|| {
                     keys.push(k);
                     (Vec::new(), Vec::new())

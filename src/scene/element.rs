@@ -118,9 +118,10 @@ impl Scene {
         }
     }
 
-    /// The element whose command contains byte `offset` of the text (the innermost, when a
-    /// command's span holds others, as a `proc` call's does not), for mapping a place in the
-    /// language viewer to the element defined there.
+    /// The element whose command contains byte `offset` of the text (the one with the
+    /// shortest command, if commands nest), for mapping a place in the language viewer to the
+    /// element defined there. An element made inside a proc or loop body is found at its
+    /// command in that body.
     pub fn element_at(&self, offset: usize) -> Option<ElementRef> {
         let probe = Span::new(offset, offset);
         self.elements()

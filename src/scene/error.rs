@@ -36,7 +36,8 @@ impl SceneError {
         error
     }
 
-    /// `FILE:LINE:COL: error: MESSAGE`, as compilers print it.
+    /// `FILE:LINE:COL: error: MESSAGE`, as compilers print it (the form of
+    /// [`crate::lang::diagnostic`], from the line and column already found).
     pub fn diagnostic(&self, file: &str) -> String {
         format!("{file}:{}: error: {}", self.at, self.message)
     }

@@ -54,6 +54,12 @@ impl Expression {
         same_tree(&self.tree, &other.tree)
     }
 
+    /// Whether graphical editing can set this component: it is a literal number of the
+    /// element's command, or it was not written (and can be added).
+    pub fn is_settable(&self) -> bool {
+        self.source.is_empty() || (self.span.is_some() && self.constant.is_some())
+    }
+
     /// The captured expression in infix form, with variables replaced by their values:
     /// `-10 * [b1 mass]`.
     pub fn display(&self) -> String {
@@ -70,6 +76,11 @@ impl ExprVec {
 
     pub fn same_as(&self, other: &ExprVec) -> bool {
         self.x.same_as(&other.x) && self.y.same_as(&other.y) && self.z.same_as(&other.z)
+    }
+
+    /// Whether graphical editing can set the whole vector (see [`Expression::is_settable`]).
+    pub fn is_settable(&self) -> bool {
+        self.components().iter().all(|c| c.is_settable())
     }
 
     /// The vector's value when every component is a plain number.

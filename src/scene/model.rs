@@ -61,6 +61,8 @@ pub struct Color {
 /// `[NAME ATTR]` references, which the simulator resolves against the whole scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expression {
+    /// The expression as written; empty for a component that was not written (`force body b
+    /// y -9.8` has no x and z: they are 0).
     pub source: String,
     /// Where `source` stands in the text when it was a literal word of the element's command.
     pub span: Option<Span>,

@@ -126,17 +126,9 @@ pub fn patch_with_digits(
     if !value_is_finite(value) {
         return refuse("the new value must be finite");
     }
-    match (target.is_scalar(), value) {
-        (false, EditValue::Vector(v)) => patcher.vector_target(scene, target, v)?,
-        (true, EditValue::Number(n)) => patcher.scalar_target(scene, target, n)?,
-        _ => {
-            let expected = if target.is_scalar() {
-                "a number"
-            } else {
-                "a vector"
-            };
-            return refuse(format!("this parameter of {} is {expected}", patcher.name));
-        }
+    match value {
+        EditValue::Vector(v) => patcher.vector_target(scene, target, v)?,
+        EditValue::Number(n) => patcher.scalar_target(scene, target, n)?,
     }
     let mut replacements = patcher.edits;
     replacements.sort_by_key(|r| r.span.start);
@@ -150,18 +142,17 @@ fn value_is_finite(value: EditValue) -> bool {
     }
 }
 
-/// `value` rounded to `digits` significant digits, in the shortest text that reads back as it.
+/// `value` rounded to `digits` significant digits, in the shortest text that reads back as it:
+/// plain decimals, or an exponent for magnitudes below 1e-4 or from 1e15 up (as Tcl does).
 pub fn format_number(value: f64, digits: usize) -> String {
     if value == 0.0 || !value.is_finite() {
         return "0".into();
     }
     let rounded = round(value, digits);
-    let plain = format!("{rounded}");
-    let scientific = format!("{rounded:e}");
-    if scientific.len() < plain.len() {
-        scientific
+    if (1e-4..1e15).contains(&rounded.abs()) {
+        format!("{rounded}")
     } else {
-        plain
+        format!("{rounded:e}")
     }
 }
 
@@ -193,7 +184,7 @@ impl Patcher<'_> {
                 self.vector_param(param, var.option(), v)
             }
             Target::ForceVector(i) => match &scene.forces[i].value {
-                ForceValue::Components(c) => self.components(c, &["vector"], v),
+                ForceValue::Components(c) => self.components(c, v),
                 ForceValue::Gravity(g) => self.vector_param(g, "gravity", v),
                 ForceValue::Trajectory(t) => refuse(format!(
                     "{} follows trajectory {t}: move the trajectory's control points instead",
@@ -207,7 +198,7 @@ impl Patcher<'_> {
                 _ => refuse(format!("{} does not join a second body", self.name)),
             },
             Target::LinkPoint(i) => match &scene.links[i].target {
-                LinkTarget::Point(p) => self.components(p, &["point"], v),
+                LinkTarget::Point(p) => self.components(p, v),
                 _ => refuse(format!("{} is not attached to a point in space", self.name)),
             },
             Target::ControlPoint {
@@ -237,15 +228,13 @@ impl Patcher<'_> {
                 };
                 match value {
                     CameraValue::Constant(param) => self.vector_param(param, option, v),
-                    CameraValue::Expressions(e) => self.components(e, &[option], v),
+                    CameraValue::Expressions(e) => self.components(e, v),
                     CameraValue::Trajectory(t) => refuse(format!(
                         "the camera's {option} follows trajectory {t}: move the trajectory's control points instead"
                     )),
                 }
             }
-            Target::ControlTime { .. } | Target::CameraScale => {
-                unreachable!("scalar targets are dispatched to scalar_target")
-            }
+            Target::ControlTime { .. } | Target::CameraScale => self.wrong_kind("a number"),
         }
     }
 
@@ -278,11 +267,15 @@ impl Patcher<'_> {
                 }
                 match camera.scale.span {
                     Some(span) => self.rewrite_numbers(span, &[n]),
-                    None => self.append_or_refuse(&["scale"], &[n], false),
+                    None => self.add_option("scale", &format_number(n, self.digits)),
                 }
             }
-            _ => unreachable!("vector targets are dispatched to vector_target"),
+            _ => self.wrong_kind("a vector"),
         }
+    }
+
+    fn wrong_kind(&self, expected: &str) -> Result<(), PatchError> {
+        refuse(format!("this parameter of {} is {expected}", self.name))
     }
 
     fn control_point<'s>(
@@ -323,44 +316,44 @@ impl Patcher<'_> {
     ) -> Result<(), PatchError> {
         match param.span {
             Some(span) => self.rewrite_numbers(span, v.as_slice()),
-            None => self.append_or_refuse(&[option], v.as_slice(), true),
+            None => self.add_option(option, &format!("{{{}}}", self.numbers(v.as_slice()))),
         }
     }
 
     /// A vector of expressions (force components, a link point, a camera value): each
-    /// component that changes must be a literal number, or absent (then added as an option).
-    /// `list_options` name the options that give all three components at once.
-    fn components(
-        &mut self,
-        v: &ExprVec,
-        list_options: &[&str],
-        new: Vec3,
-    ) -> Result<(), PatchError> {
+    /// component that changes must be a literal number, or not written (then it is added).
+    fn components(&mut self, v: &ExprVec, new: Vec3) -> Result<(), PatchError> {
         for (i, (component, name)) in v.components().into_iter().zip(["x", "y", "z"]).enumerate() {
             if [Some(new[i]), Some(round(new[i], self.digits))].contains(&component.constant) {
                 continue;
             }
-            match (component.span, component.constant) {
-                (Some(span), Some(_)) => self.rewrite_numbers(span, &[new[i]])?,
+            match component.span {
+                _ if component.source.is_empty() => {
+                    self.add_option(name, &format_number(new[i], self.digits))?
+                }
+                Some(span) if component.constant.is_some() => self.rewrite_numbers(span, &[new[i]])?,
                 _ => {
-                    let mut options = vec![name];
-                    options.extend_from_slice(list_options);
-                    self.append_or_refuse(&options, &[new[i]], false)
-                        .map_err(|_| PatchError {
-                            reason: format!(
-                                "component {name} of {} is {}, not a literal number, so it cannot be changed graphically",
-                                self.name,
-                                if component.span.is_some() {
-                                    format!("the expression {}", component.source)
-                                } else {
-                                    "computed when the scene runs".to_string()
-                                }
-                            ),
-                        })?;
+                    return refuse(format!(
+                        "component {name} of {} is {}, not a literal number, so it cannot be changed graphically",
+                        self.name,
+                        if component.span.is_some() {
+                            format!("the expression {}", component.source)
+                        } else {
+                            format!("computed from \"{}\" when the scene runs", component.source)
+                        }
+                    ))
                 }
             }
         }
         Ok(())
+    }
+
+    fn numbers(&self, values: &[f64]) -> String {
+        let all: Vec<String> = values
+            .iter()
+            .map(|v| format_number(*v, self.digits))
+            .collect();
+        all.join(" ")
     }
 
     /// Rewrites the numbers of the literal list at `span` that differ from `values`, each in
@@ -372,13 +365,9 @@ impl Patcher<'_> {
         let items = list::parse(literal, Some(span)).unwrap_or_default();
         let located = items.len() == values.len() && items.iter().all(|i| i.origin().is_some());
         if !located {
-            let all: Vec<String> = values
-                .iter()
-                .map(|v| format_number(*v, self.digits))
-                .collect();
             self.edits.push(Replacement {
                 span,
-                text: all.join(" "),
+                text: self.numbers(values),
             });
             return Ok(());
         }
@@ -396,15 +385,9 @@ impl Patcher<'_> {
         Ok(())
     }
 
-    /// Adds `options[0] value` at the end of the element's command when none of `options` is
-    /// written there; otherwise the parameter is written in a form graphical editing cannot
-    /// rewrite.
-    fn append_or_refuse(
-        &mut self,
-        options: &[&str],
-        values: &[f64],
-        braced: bool,
-    ) -> Result<(), PatchError> {
+    /// Adds `option value` at the end of the element's command, where the option is not
+    /// written; if it is written, it is in a form graphical editing cannot rewrite.
+    fn add_option(&mut self, option: &str, value: &str) -> Result<(), PatchError> {
         let command = self.command()?;
         let first_option = match self.element.kind {
             ElementKind::Shape
@@ -413,39 +396,27 @@ impl Patcher<'_> {
             | ElementKind::Light => 2,
             _ => 1,
         };
-        let mut i = first_option;
-        while i < command.words.len() {
-            let word = &command.words[i];
+        for word in command.words.iter().skip(first_option).step_by(2) {
             let Some(text) = word.literal_text().filter(|_| !word.expand) else {
                 return refuse(format!(
                     "the options of {} are not all written out in its command",
                     self.name
                 ));
             };
-            if options.contains(&text.as_str()) {
+            if text == option {
                 return refuse(format!(
-                    "{} of {} is not written as literal numbers in its command, so it cannot be changed graphically",
-                    options[0], self.name
+                    "{option} of {} is not written as literal numbers in its command, so it cannot be changed graphically",
+                    self.name
                 ));
             }
-            i += 2;
         }
-        let numbers: Vec<String> = values
-            .iter()
-            .map(|v| format_number(*v, self.digits))
-            .collect();
-        let value = if braced {
-            format!("{{{}}}", numbers.join(" "))
-        } else {
-            numbers.join(" ")
-        };
         let end = command
             .words
             .last()
             .map_or(self.origin.command.end, |w| w.span.end);
         self.edits.push(Replacement {
             span: Span::new(end, end),
-            text: format!(" {} {value}", options[0]),
+            text: format!(" {option} {value}"),
         });
         Ok(())
     }

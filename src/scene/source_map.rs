@@ -7,7 +7,8 @@
 //! (see `patch`).
 
 use super::element::{ElementKind, ElementRef};
-use super::model::{CameraValue, ExprVec, ForceValue, LinkTarget, Scene};
+use super::model::{CameraValue, ExprVec, ForceValue, LinkTarget, Scene, Vec3};
+use super::patch::EditValue;
 use crate::lang::span::Span;
 
 /// A graphically editable parameter: what `patch` can rewrite.
@@ -90,12 +91,6 @@ impl Target {
             }
         }
     }
-
-    /// Whether the parameter is a number (a control point's time, the camera scale) rather
-    /// than a vector.
-    pub fn is_scalar(self) -> bool {
-        matches!(self, Target::ControlTime { .. } | Target::CameraScale)
-    }
 }
 
 /// One literal the language viewer colours as graphically editable.
@@ -106,6 +101,67 @@ pub struct Highlight {
 }
 
 impl Scene {
+    /// The current value of a parameter, when it is a constant (`None` for a force given by
+    /// expressions or a camera following a trajectory, and for targets not in this scene).
+    pub fn target_value(&self, target: Target) -> Option<EditValue> {
+        let vector = |v: &Vec3| Some(EditValue::Vector(*v));
+        let camera = |v: &CameraValue| match v {
+            CameraValue::Constant(p) => vector(&p.value),
+            CameraValue::Expressions(e) => e.constant().map(EditValue::Vector),
+            CameraValue::Trajectory(_) => None,
+        };
+        match target {
+            Target::BodyInit { body, var } => {
+                let b = self.bodies.get(body)?;
+                vector(match var {
+                    InitVar::Pos => &b.init_pos.value,
+                    InitVar::Rot => &b.init_rot.value,
+                    InitVar::Dpos => &b.init_dpos.value,
+                    InitVar::Drot => &b.init_drot.value,
+                })
+            }
+            Target::ForceVector(i) => match &self.forces.get(i)?.value {
+                ForceValue::Components(v) => v.constant().map(EditValue::Vector),
+                ForceValue::Gravity(g) => vector(&g.value),
+                ForceValue::Trajectory(_) => None,
+            },
+            Target::ForceOffset(i) => vector(&self.forces.get(i)?.offset.value),
+            Target::LinkOffset1(i) => vector(&self.links.get(i)?.offset1.value),
+            Target::LinkOffset2(i) => match &self.links.get(i)?.target {
+                LinkTarget::Body { offset2, .. } => vector(&offset2.value),
+                _ => None,
+            },
+            Target::LinkPoint(i) => match &self.links.get(i)?.target {
+                LinkTarget::Point(p) => p.constant().map(EditValue::Vector),
+                _ => None,
+            },
+            Target::ControlPoint {
+                trajectory,
+                piece,
+                point,
+            } => {
+                let t = self.trajectories.get(trajectory)?;
+                vector(&t.pieces.get(piece)?.points.get(point)?.pos)
+            }
+            Target::ControlTime {
+                trajectory,
+                piece,
+                point,
+            } => {
+                let t = self.trajectories.get(trajectory)?;
+                Some(EditValue::Number(
+                    t.pieces.get(piece)?.points.get(point)?.time,
+                ))
+            }
+            Target::LightPos(i) => vector(&self.lights.get(i)?.pos.value),
+            Target::LightDir(i) => vector(&self.lights.get(i)?.dir.value),
+            Target::CameraPos => camera(&self.camera.as_ref()?.pos),
+            Target::CameraRot => camera(&self.camera.as_ref()?.rot),
+            Target::CameraCenter => camera(&self.camera.as_ref()?.center),
+            Target::CameraScale => Some(EditValue::Number(self.camera.as_ref()?.scale.value)),
+        }
+    }
+
     /// Every literal span of a graphically editable parameter, in text order. A vector given
     /// as separate x/y/z words has one highlight per literal number; a trajectory control
     /// point's `{t x y z}` has one for its position and one for its time.
@@ -222,10 +278,11 @@ impl Scene {
     }
 }
 
-/// Components written as literal numbers.
+/// The literal numbers of a vector of expressions, when graphical editing can set the whole
+/// vector (no component is an expression or substituted).
 fn literal_components(v: &ExprVec, target: Target, add: &mut impl FnMut(Option<Span>, Target)) {
-    for c in v.components() {
-        if c.constant.is_some() {
+    if v.is_settable() {
+        for c in v.components() {
             add(c.span, target);
         }
     }

@@ -6,6 +6,7 @@
 //! parameter graphically editable (4.2.2). Errors inside a literal list point at the element;
 //! errors in a substituted value point at the word that produced it.
 
+use crate::lang::number::parse_number;
 use crate::lang::span::Span;
 use crate::lang::{Arg, Exception, Value};
 use crate::scene::model::{Color, Param, Vec3};
@@ -194,6 +195,12 @@ pub(super) fn positive(arg: &Arg, what: &str) -> Result<Param<f64>, Exception> {
 
 /// Three numbers `{x y z}`.
 pub(super) fn vector(arg: &Arg, what: &str) -> Result<Param<Vec3>, Exception> {
+    if let Some(value) = plain_vector(arg.value.as_str()) {
+        return Ok(Param {
+            value,
+            span: literal_span(arg),
+        });
+    }
     let items = list(arg, what)?;
     if items.len() != 3 {
         return Err(Exception::error_at(
@@ -213,6 +220,24 @@ pub(super) fn vector(arg: &Arg, what: &str) -> Result<Param<Vec3>, Exception> {
         value: v,
         span: literal_span(arg),
     })
+}
+
+/// Three finite numbers separated by white space and nothing else: the common case, read
+/// without making list elements. Anything else goes the general way, which also explains
+/// what is wrong.
+fn plain_vector(text: &str) -> Option<Vec3> {
+    if text.contains(|c: char| "{}\"\\\x0b".contains(c)) {
+        return None;
+    }
+    let mut words = text.split_ascii_whitespace();
+    let mut v = Vec3::zeros();
+    for slot in v.iter_mut() {
+        *slot = parse_number(words.next()?)?.as_f64();
+        if !slot.is_finite() {
+            return None;
+        }
+    }
+    words.next().is_none().then_some(v)
 }
 
 pub(super) fn boolean(arg: &Arg, what: &str) -> Result<bool, Exception> {

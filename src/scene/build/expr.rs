@@ -49,10 +49,10 @@ pub(super) fn expression(
     })
 }
 
-/// A component that was not written: zero.
+/// A component that was not written: zero, with an empty source.
 pub(super) fn zero(span: Span) -> Expression {
     Expression {
-        source: "0".into(),
+        source: String::new(),
         span: None,
         tree: Expr {
             span,
@@ -171,6 +171,68 @@ impl Capture<'_> {
         self.interp.substitute_parts(parts)
     }
 
+    /// `[NAME ATTR]` written with two plain words (the usual case): decided without
+    /// substituting anything, and kept in the tree as written. `None` when the command is not
+    /// of that form or names a command to run now.
+    fn literal_reference(
+        &mut self,
+        script: &Script,
+    ) -> Result<Option<Option<ExprKind>>, Exception> {
+        let [command] = script.commands.as_slice() else {
+            return Ok(None);
+        };
+        let [name, attr] = command.words.as_slice() else {
+            return Ok(None);
+        };
+        let (Some(name_text), Some(attr_text)) = (plain_word(name), plain_word(attr)) else {
+            return Ok(None);
+        };
+        let known = self.known(name_text);
+        if known.is_none() && self.interp.has_command(name_text) {
+            return Ok(None);
+        }
+        self.check_reference(known, name_text, name.span, attr_text, attr.span)?;
+        Ok(Some(None))
+    }
+
+    /// Whether `name` is a body (`Some(true)`), a trajectory (`Some(false)`) or neither yet.
+    fn known(&self, name: &str) -> Option<bool> {
+        let builder = self.shared.borrow();
+        if builder.body_index(name).is_some() {
+            Some(true)
+        } else if builder.trajectory_index(name).is_some() {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Checks the attribute of a known body or trajectory now, or remembers the name to check
+    /// at the end of the text.
+    fn check_reference(
+        &mut self,
+        known: Option<bool>,
+        name: &str,
+        name_span: Span,
+        attr: &str,
+        attr_span: Span,
+    ) -> Result<(), Exception> {
+        match known {
+            Some(is_body) => match attribute_problem(name, attr, is_body) {
+                Some(problem) => Err(Exception::error_at(problem, attr_span)),
+                None => Ok(()),
+            },
+            None => {
+                self.shared.borrow_mut().refer(
+                    name,
+                    name_span,
+                    Expect::Attribute(attr.to_string()),
+                );
+                Ok(())
+            }
+        }
+    }
+
     /// `[…]`: a symbolic `[NAME ATTR]`, or a command run now for its numeric result.
     fn command(
         &mut self,
@@ -178,6 +240,9 @@ impl Capture<'_> {
         part_span: Span,
         span: Span,
     ) -> Result<Option<ExprKind>, Exception> {
+        if let Some(kept) = self.literal_reference(script)? {
+            return Ok(kept);
+        }
         let [command] = script.commands.as_slice() else {
             let part = Part::Command {
                 script: script.clone(),
@@ -208,31 +273,11 @@ impl Capture<'_> {
             ));
         };
         let name = first.value.as_str();
-        let known = {
-            let builder = self.shared.borrow();
-            if builder.body_index(name).is_some() {
-                Some(true)
-            } else if builder.trajectory_index(name).is_some() {
-                Some(false)
-            } else {
-                None
-            }
-        };
+        let known = self.known(name);
         let defined = self.interp.has_command(name);
         if words.len() == 2 && (known.is_some() || !defined) {
             let attr = words[1].value.as_str();
-            match known {
-                Some(is_body) => {
-                    if let Some(problem) = attribute_problem(name, attr, is_body) {
-                        return Err(Exception::error_at(problem, words[1].span));
-                    }
-                }
-                None => self.shared.borrow_mut().refer(
-                    name,
-                    first.span,
-                    Expect::Attribute(attr.to_string()),
-                ),
-            }
+            self.check_reference(known, name, first.span, attr, words[1].span)?;
             return Ok(Some(ExprKind::Operand(vec![Part::Command {
                 script: reference_script(&words, script.span, command.span),
                 span: part_span,
@@ -246,6 +291,20 @@ impl Capture<'_> {
         }
         let value = self.interp.invoke(&words).map_err(|e| locate(e, span))?;
         number_kind(&value, span, "the command's result").map(Some)
+    }
+}
+
+/// The text of a word written without substitutions, as one piece.
+fn plain_word(word: &Word) -> Option<&str> {
+    if word.expand {
+        return None;
+    }
+    match &word.kind {
+        WordKind::Braced { text, .. } => Some(text),
+        WordKind::Bare(parts) | WordKind::Quoted(parts) => match parts.as_slice() {
+            [Part::Text { text, .. }] => Some(text),
+            _ => None,
+        },
     }
 }
 

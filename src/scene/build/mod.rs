@@ -19,11 +19,11 @@ mod trajectory;
 mod view;
 
 use super::error::{SceneError, Warning};
-use super::model::{Origin, Scene};
+use super::model::{CameraValue, Expression, ForceValue, LinkTarget, Origin, Scene};
 use crate::lang::span::{LineIndex, Span};
 use crate::lang::{Arg, Exception, Interp, Limits, Value};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// The scene under construction, shared by the element commands of one interpreter.
@@ -103,6 +103,8 @@ pub(super) struct Builder {
     references: Vec<Reference>,
     /// Where each shape's name was written, for the unused-shape warning.
     shape_names: Vec<Span>,
+    /// Trajectories whose command plain Tcl has run (`[T x 1.5]`): they are used.
+    trajectories_asked: Vec<bool>,
 }
 
 impl Builder {
@@ -118,6 +120,7 @@ impl Builder {
             created: HashMap::new(),
             references: Vec::new(),
             shape_names: Vec::new(),
+            trajectories_asked: Vec::new(),
         }
     }
 
@@ -174,7 +177,13 @@ impl Builder {
         let index = self.scene.trajectories.len();
         self.trajectories.insert(trajectory.name.clone(), index);
         self.scene.trajectories.push(trajectory);
+        self.trajectories_asked.push(false);
         index
+    }
+
+    /// Notes that plain Tcl asked trajectory `index` for a value.
+    pub fn trajectory_asked(&mut self, index: usize) {
+        self.trajectories_asked[index] = true;
     }
 
     pub fn light_index(&self, name: &str) -> Option<usize> {
@@ -293,25 +302,112 @@ impl Builder {
     }
 
     fn warn_unused(&mut self) {
-        let mut used = vec![false; self.scene.shapes.len()];
-        for body in &self.scene.bodies {
+        let scene = &self.scene;
+        let mut warnings: Vec<(String, Span)> = Vec::new();
+        let mut used = vec![false; scene.shapes.len()];
+        for body in &scene.bodies {
             if let Some(i) = self.shape_index(&body.shape) {
                 used[i] = true;
             }
         }
-        let unused: Vec<(String, Span)> = self
-            .scene
-            .shapes
+        for ((shape, span), used) in scene.shapes.iter().zip(&self.shape_names).zip(used) {
+            if !used {
+                warnings.push((
+                    format!("shape \"{}\" is not used by any body", shape.name),
+                    *span,
+                ));
+            }
+        }
+        let used = used_trajectories(scene);
+        for ((t, used), asked) in scene
+            .trajectories
             .iter()
-            .zip(&self.shape_names)
             .zip(used)
-            .filter(|(_, used)| !used)
-            .map(|((shape, span), _)| (shape.name.clone(), *span))
-            .collect();
-        for (name, span) in unused {
-            self.warn(format!("shape \"{name}\" is not used by any body"), span);
+            .zip(&self.trajectories_asked)
+        {
+            if !used && !asked {
+                warnings.push((
+                    format!(
+                        "trajectory \"{}\" is not used: it drives no body, and no force, link, light, camera or expression refers to it",
+                        t.name
+                    ),
+                    t.origin.command,
+                ));
+            }
+        }
+        for f in &scene.forces {
+            if self
+                .body_index(&f.body)
+                .is_some_and(|i| scene.bodies[i].fixed)
+            {
+                warnings.push((
+                    format!(
+                        "{} on {} has no effect: the body is fixed",
+                        f.kind.word(),
+                        f.body
+                    ),
+                    f.origin.command,
+                ));
+            }
+        }
+        for (message, span) in warnings {
+            self.warn(message, span);
         }
     }
+}
+
+/// Which trajectories the scene uses: attached to a body, or referred to by a force, link,
+/// light, camera or expression.
+fn used_trajectories(scene: &Scene) -> Vec<bool> {
+    if scene.trajectories.is_empty() {
+        return Vec::new();
+    }
+    let mut names: HashSet<&str> = HashSet::new();
+    let mut expressions: Vec<&Expression> = Vec::new();
+    for f in &scene.forces {
+        match &f.value {
+            ForceValue::Trajectory(t) => {
+                names.insert(t);
+            }
+            ForceValue::Components(v) => expressions.extend(v.components()),
+            ForceValue::Gravity(_) => {}
+        }
+    }
+    for l in &scene.links {
+        match &l.target {
+            LinkTarget::Trajectory(t) => {
+                names.insert(t);
+            }
+            LinkTarget::Point(v) => expressions.extend(v.components()),
+            LinkTarget::Body { .. } => {}
+        }
+    }
+    names.extend(scene.lights.iter().filter_map(|l| l.trajectory.as_deref()));
+    if let Some(c) = &scene.camera {
+        for v in [&c.pos, &c.rot, &c.center] {
+            match v {
+                CameraValue::Trajectory(t) => {
+                    names.insert(t);
+                }
+                CameraValue::Expressions(e) => expressions.extend(e.components()),
+                CameraValue::Constant(_) => {}
+            }
+        }
+    }
+    let referred: HashSet<String> = expressions
+        .iter()
+        .flat_map(|e| e.references())
+        .map(|r| r.name)
+        .collect();
+    scene
+        .trajectories
+        .iter()
+        .map(|t| {
+            !t.attachments.is_empty()
+                || names.contains(t.name.as_str())
+                || referred.contains(&t.name)
+        })
+        .collect()
 }
 
 /// Why `[name attr]` is wrong for a body (or else a trajectory) of that name, if it is.

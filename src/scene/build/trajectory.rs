@@ -191,6 +191,7 @@ fn check_no_conflict(
 
 /// `NAME ATTR ?TIME?` run as plain Tcl.
 fn value(shared: &Shared, index: usize, words: &[Arg]) -> Result<Value, Exception> {
+    shared.borrow_mut().trajectory_asked(index);
     let builder = shared.borrow();
     let trajectory = &builder.scene.trajectories[index];
     let (attr, time) = match words {
