@@ -5,6 +5,7 @@
 use super::body::{slot, BodyModel, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::kinematics::Kinematics;
+use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
 use crate::lang::ast::{Part, WordKind};
 use crate::lang::span::Span;
@@ -41,6 +42,15 @@ pub(crate) struct Assembly<'s> {
     pub pool: Pool,
     pub world: World<'s>,
     pub loads: Vec<Load>,
+    pub springs: Vec<Spring>,
+}
+
+/// What is left of an assembly once its equations are written.
+pub(crate) struct Assembled {
+    pub pool: Pool,
+    pub bodies: Vec<BodyModel>,
+    pub symbols: SymbolTable,
+    pub springs: Vec<Spring>,
 }
 
 impl<'s> Assembly<'s> {
@@ -93,6 +103,7 @@ impl<'s> Assembly<'s> {
                 blocks,
             },
             loads,
+            springs: Vec::new(),
         })
     }
 
@@ -165,8 +176,13 @@ impl<'s> Assembly<'s> {
     }
 
     /// The pool, the bodies and the symbol numbering, once the equations are written.
-    pub fn finish(self) -> (Pool, Vec<BodyModel>, SymbolTable) {
-        (self.pool, self.world.bodies, self.world.symbols)
+    pub fn finish(self) -> Assembled {
+        Assembled {
+            pool: self.pool,
+            bodies: self.world.bodies,
+            symbols: self.world.symbols,
+            springs: self.springs,
+        }
     }
 
     /// The right-hand sides of all variables, in variable order: `x' = dx`, `q' = ½ ω ⊗ q`,

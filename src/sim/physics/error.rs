@@ -30,6 +30,8 @@ pub struct SimulationFailure {
     pub time: Option<f64>,
     /// Display names of the variables to blame (`b1.dy`), worst first.
     pub variables: Vec<String>,
+    /// The scene element to blame, when one is known.
+    pub span: Option<Span>,
 }
 
 impl PhysicsError {
@@ -44,7 +46,7 @@ impl PhysicsError {
     pub fn span(&self) -> Option<Span> {
         match self {
             PhysicsError::Model { span, .. } => *span,
-            PhysicsError::Simulation(_) => None,
+            PhysicsError::Simulation(failure) => failure.span,
         }
     }
 
@@ -82,6 +84,7 @@ impl SimulationFailure {
             component_size,
             time: error.time,
             variables: error.variables,
+            span: None,
         }
     }
 }

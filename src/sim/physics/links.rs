@@ -14,9 +14,22 @@
 
 use super::assemble::Assembly;
 use super::error::PhysicsError;
+use crate::lang::span::Span;
 use crate::scene::model::{Link, LinkTarget};
 use crate::sym::Vec3;
 use nalgebra::Vector3;
+
+/// A link's spring as far as its stiffness matters: a critically damped spring settles with
+/// the time constant `sqrt(m / k)`, and a simulation must be able to step that finely.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Spring {
+    /// The linked bodies (the second when it is a body).
+    pub bodies: (usize, Option<usize>),
+    pub tightness: f64,
+    pub time_constant: f64,
+    /// The link command.
+    pub span: Span,
+}
 
 /// The far end of a link: where it is, how it moves, and the body it pushes back on.
 struct Target {
@@ -85,6 +98,12 @@ impl Assembly<'_> {
         let Some(mass) = self.link_mass(first, target.body.map(|(b, _)| b)) else {
             return Ok(()); // nothing that can move
         };
+        self.springs.push(Spring {
+            bodies: (first, target.body.map(|(b, _)| b)),
+            tightness: k,
+            time_constant: (mass / k).sqrt(),
+            span: link.origin.command,
+        });
         let pool = &mut self.pool;
         let point = self.world.kinematics[first].point(pool, &link.offset1.value);
         let separation = point.position.sub(pool, target.position);
@@ -135,7 +154,7 @@ impl Assembly<'_> {
 fn check_offset(
     offset: &Vector3<f64>,
     link: &Link,
-    span: Option<crate::lang::span::Span>,
+    span: Option<Span>,
 ) -> Result<(), PhysicsError> {
     if offset.iter().all(|c| c.is_finite()) {
         Ok(())

@@ -1,19 +1,30 @@
 //! A scene compiled to equations of motion: the [`Model`] the simulator runs.
 
-use super::assemble::Assembly;
+use super::assemble::{Assembled, Assembly};
 use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, BODY_VARIABLES};
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
+use super::links::Spring;
 use super::motion::SceneMotion;
 use super::symbols::Meaning;
 use super::trajectory::{constrain, Constraint, Curves};
 use crate::geom::MassProperties;
 use crate::scene::model::{ConstrainedVar, Scene, Simulator};
 use crate::sim::{
-    EquationFactory, Motion, Options, Partition, SimError, Simulation, System, Tolerance, VarId,
+    EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
+    Tolerance, VarId,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// The smallest step, as a fraction of the simulated span: a component that needs shorter steps
+/// stops with an error.
+const MIN_STEP_FRACTION: f64 = 1e-12;
+
+/// The shortest link time constant, as a fraction of the simulated span. A stiffer link would
+/// need more than a million steps to follow (or, stepped over, would make its joint forces
+/// ring from step to step instead of settling), so it stops the simulation with an error.
+const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
 
 /// A scene's bodies, their state variables and equations, ready to simulate.
 ///
@@ -23,6 +34,7 @@ pub struct Model {
     bodies: Arc<[BodyModel]>,
     index: HashMap<String, usize>,
     constraints: Vec<Vec<Constraint>>,
+    springs: Vec<Spring>,
     system: System,
     factory: TapeFactory,
     simulator: Simulator,
@@ -44,7 +56,12 @@ impl Model {
             assembly.add_link(link)?;
         }
         let rhs = assembly.equations(variables);
-        let (pool, bodies, symbols) = assembly.finish();
+        let Assembled {
+            pool,
+            bodies,
+            symbols,
+            springs,
+        } = assembly.finish();
 
         let simulator = scene.simulator.clone();
         let mut system = System::new(simulator.start, simulator.finish);
@@ -85,6 +102,7 @@ impl Model {
             bodies: bodies.into(),
             index,
             constraints,
+            springs,
             system,
             factory: TapeFactory::new(pool, rhs, symbols, curves),
             simulator,
@@ -123,14 +141,67 @@ impl Model {
         let mut options = Options::default();
         let tolerance = self.simulator.tolerance;
         options.step.tolerance = Tolerance::new(tolerance, tolerance);
-        options.step.initial_step = options.step.initial_step.min(self.simulator.step);
+        let span = self.simulator.finish - self.simulator.start;
+        options.step.min_step = span * MIN_STEP_FRACTION;
+        options.step.initial_step = options
+            .step
+            .initial_step
+            .min(self.simulator.step)
+            .max(options.step.min_step);
         options
     }
 
-    /// A simulation of the model, nothing integrated yet.
+    /// A simulation of the model, nothing integrated yet. Fails if a link is too stiff for
+    /// the simulated span (see [`Model::check_springs`]).
     pub fn simulation(&self, options: Options) -> Result<Simulation, PhysicsError> {
-        Simulation::new(self.system.clone(), &self.factory, options)
-            .map_err(|e| self.describe(e, None))
+        let simulation = Simulation::new(self.system.clone(), &self.factory, options)
+            .map_err(|e| self.describe(e, None))?;
+        self.check_springs(simulation.partition())?;
+        Ok(simulation)
+    }
+
+    /// Fails on the first link whose time constant `sqrt(m / k)` is shorter than a millionth of
+    /// the simulated span, naming its bodies, their component and the start time.
+    pub fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
+        let span = self.simulator.finish - self.simulator.start;
+        let shortest = span * MIN_TIME_CONSTANT_FRACTION;
+        let Some(spring) = self.springs.iter().find(|s| s.time_constant < shortest) else {
+            return Ok(());
+        };
+        let (first, second) = spring.bodies;
+        let mut bodies = vec![first];
+        bodies.extend(second);
+        bodies.retain(|&b| !self.bodies[b].is_fixed());
+        let moving = self.bodies[bodies[0]]
+            .vars
+            .expect("a stiff spring moves a body");
+        let component = partition.component_of(moving.first);
+        // The largest tightness that keeps the time constant: m / k = shortest².
+        let mass = spring.tightness * spring.time_constant * spring.time_constant;
+        let error = SimError {
+            kind: ErrorKind::StepCollapse,
+            message: format!(
+                "the link of tightness {} settles in {:.3e} s, shorter than the shortest time \
+                 the integrator resolves over this span ({shortest:.3e} s, a millionth of it); \
+                 use a tightness below {:.3e}",
+                spring.tightness,
+                spring.time_constant,
+                mass / (shortest * shortest)
+            ),
+            component: Some(component),
+            time: Some(self.simulator.start),
+            variables: bodies
+                .iter()
+                .map(|&b| {
+                    self.system
+                        .name(self.bodies[b].vars.expect("moving").at(0))
+                        .to_string()
+                })
+                .collect(),
+        };
+        let mut failure = SimulationFailure::new(error, partition.members(component).len());
+        failure.span = Some(spring.span);
+        Err(failure.into())
     }
 
     /// A simulation error in the scene's terms: the bodies and the size of the component.
