@@ -9,6 +9,7 @@
 use super::model::{Scene, ShapeSet, Vec3};
 use crate::geom::{GeomError, Piece, Shape};
 use nalgebra::{Isometry3, Translation3};
+use std::collections::HashMap;
 use std::fmt;
 
 /// A shape set as geometry in the frame of its centre of mass.
@@ -63,12 +64,15 @@ impl fmt::Display for ShapeError {
 
 impl std::error::Error for ShapeError {}
 
-/// Every shape set of a scene as [`CentredShape`], and which one each body uses.
+/// Every shape set of a scene as [`CentredShape`], which one each body uses, and the bodies by
+/// name.
 #[derive(Clone, Debug)]
 pub struct SceneShapes {
     shapes: Vec<CentredShape>,
     /// For each body, the index of its shape set (`None` when the scene names no such shape).
     body_shapes: Vec<Option<usize>>,
+    /// Body indices by name, for elements that name their bodies.
+    body_names: HashMap<String, usize>,
 }
 
 impl SceneShapes {
@@ -88,10 +92,22 @@ impl SceneShapes {
             .iter()
             .map(|body| scene.shapes.iter().position(|s| s.name == body.shape))
             .collect();
+        let body_names = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| (body.name.clone(), i))
+            .collect();
         Ok(SceneShapes {
             shapes,
             body_shapes,
+            body_names,
         })
+    }
+
+    /// The index of the body called `name`.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.body_names.get(name).copied()
     }
 
     /// The shape of shape set `index` (in [`Scene::shapes`] order).
@@ -141,6 +157,8 @@ mod tests {
         let shapes = SceneShapes::new(&scene).unwrap();
         assert_eq!(shapes.body_count(), 2);
         assert_eq!(shapes.shape_index_of(1), Some(0));
+        assert_eq!(shapes.body_index("b"), Some(1));
+        assert_eq!(shapes.body_index("c"), None);
         let one = shapes.of_body(1).unwrap();
         assert!((one.centre_of_mass - Vec3::new(2.0, 0.0, 0.0)).norm() < 1e-12);
         assert!(one.part_offset(0).unwrap().translation.vector.norm() < 1e-12);

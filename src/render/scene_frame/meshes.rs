@@ -11,8 +11,9 @@ use crate::scene::shapes::SceneShapes;
 use nalgebra::Point3;
 use std::fmt;
 
-/// Level of detail of sphere meshes (64 segments around the equator).
-pub const SPHERE_LEVEL: u32 = 3;
+/// Level of detail of sphere meshes (32 segments around the equator): round at the sizes
+/// bodies are seen, and light enough for a thousand of them on a software rasteriser.
+pub const SPHERE_LEVEL: u32 = 2;
 
 /// A part whose mesh could not be built (a hull face the mesher refuses).
 #[derive(Debug, Clone, PartialEq)]

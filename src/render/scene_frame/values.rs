@@ -31,13 +31,13 @@ impl Values<'_> {
 
     /// The state of the body named `name`.
     pub fn named_state(&self, name: &str) -> Option<BodyState> {
-        self.body_state(self.scene.bodies.iter().position(|b| b.name == name)?)
+        self.body_state(self.shapes.body_index(name)?)
     }
 
     /// The mass of the body named `name`.
     pub fn mass(&self, name: &str) -> Option<f64> {
-        let body = self.scene.bodies.iter().position(|b| b.name == name)?;
-        self.shapes.body_mass(self.scene, body)
+        self.shapes
+            .body_mass(self.scene, self.shapes.body_index(name)?)
     }
 
     /// The value of trajectory `name` at this time.
@@ -100,7 +100,7 @@ impl Values<'_> {
 
     fn attribute(&self, name: &str, attr: &str) -> Option<f64> {
         let axis = |names: [&str; 3]| names.iter().position(|&n| n == attr);
-        if self.scene.body(name).is_some() {
+        if self.shapes.body_index(name).is_some() {
             if attr == "mass" {
                 return self.mass(name);
             }

@@ -177,7 +177,7 @@ fn constant_force(
     match &force.value {
         ForceValue::Components(v) => v.constant(),
         ForceValue::Gravity(g) => {
-            let body = scene.bodies.iter().position(|b| b.name == force.body)?;
+            let body = shapes.body_index(&force.body)?;
             Some(g.value * shapes.body_mass(scene, body)?)
         }
         ForceValue::Trajectory(_) => None,
@@ -359,7 +359,6 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
         })
     };
     let states: Vec<BodyState> = scene.bodies.iter().map(BodyState::initial).collect();
-    let state_of = |name: &str| scene.bodies.iter().position(|b| b.name == name);
 
     for (i, body) in scene.bodies.iter().enumerate() {
         let state = states[i];
@@ -405,7 +404,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
     }
 
     for (i, force) in scene.forces.iter().enumerate() {
-        let Some(b) = state_of(&force.body) else {
+        let Some(b) = shapes.body_index(&force.body) else {
             continue;
         };
         let state = states[b];
@@ -446,7 +445,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
     }
 
     for (i, link) in scene.links.iter().enumerate() {
-        if let Some(b) = state_of(&link.body1) {
+        if let Some(b) = shapes.body_index(&link.body1) {
             let state = states[b];
             add(
                 HandleKind::LinkEnd,
@@ -458,7 +457,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
         }
         match &link.target {
             LinkTarget::Body { body2, offset2 } => {
-                if let Some(b) = state_of(body2) {
+                if let Some(b) = shapes.body_index(body2) {
                     let state = states[b];
                     add(
                         HandleKind::LinkEnd,
