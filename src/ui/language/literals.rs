@@ -151,7 +151,7 @@ mod tests {
         assert!(kinds.contains(&LiteralKind::Handle(HandleKind::TorqueHead)));
         // Pale but still the handle's hue: the position handle's yellow stays yellowish.
         let yellow = LiteralKind::Handle(HandleKind::BodyPosition).background();
-        assert_eq!(yellow, "#f9f9b2");
+        assert_eq!(yellow, "#f9f9a9");
         let names: std::collections::HashSet<String> =
             LiteralKind::ALL.iter().map(|k| k.tag_name()).collect();
         assert_eq!(names.len(), LiteralKind::ALL.len());
