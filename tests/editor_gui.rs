@@ -206,6 +206,17 @@ fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
         assert_eq!(moved.body(name), scene.body(name));
     }
     assert_ne!(moved.body("b3").unwrap().init_pos.value, b3.init_pos.value);
+
+    // The whole drag undoes as one step of the text history, and redoes.
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("the drag undone", || {
+        (editor.text() == original).then_some(())
+    });
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+shift+z"]);
+    wait_for("the drag redone", || {
+        (editor.text() == edited).then_some(())
+    });
 }
 
 #[test]
