@@ -86,12 +86,13 @@ impl TextState {
                 .editable(false)
                 .build(),
         );
-        tags.add(
-            &gtk::TextTag::builder()
-                .name("expanded")
-                .paragraph_background("#f0f0e0")
-                .build(),
-        );
+        // Under the literal colours: an expanded list shows its own background between them.
+        let expanded = gtk::TextTag::builder()
+            .name("expanded")
+            .background("#eeeedd")
+            .build();
+        tags.add(&expanded);
+        expanded.set_priority(0);
         tags.add(
             &gtk::TextTag::builder()
                 .name("anchor")
