@@ -370,3 +370,30 @@ body b shape ball init_pos {4 0 0} fixed 1
         write_png(&out.join(format!("{name}.png")), picture).unwrap();
     }
 }
+
+#[test]
+fn the_shape_editor_writes_a_shape_set_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    // New sphere, New box, then Done (Alt and the underlined letters).
+    editor.xdotool(&["key", "alt+s", "alt+b", "alt+d"]);
+    let text = wait_for("the new shape in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("shape_set shape1").then_some(text)
+    });
+    let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let shape = scene.shape("shape1").unwrap();
+    assert_eq!(shape.parts.len(), 2);
+    assert!(matches!(
+        shape.parts[0].geometry,
+        asgard::scene::model::Geometry::Sphere { radius } if (radius - 0.5).abs() < 1e-9
+    ));
+    // The shape set follows the other one, before the bodies.
+    assert!(text.find("shape_set shape1").unwrap() < text.find("body a").unwrap());
+    let bad = editor.proxy_call_error("OpenEditor", "nonsense");
+    assert!(bad.contains("unknown editor kind"), "{bad}");
+}

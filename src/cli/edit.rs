@@ -51,7 +51,7 @@ pub fn run(args: EditArgs) -> ExitCode {
         };
         session.set_auto_simulate(false);
         ui::open_standalone(app, &session);
-        edit_bus::serve(&session);
+        edit_bus::serve(app, &session);
     });
     let status = app.run_with_args(&[] as &[&str]);
     if failed.get() || status != gtk::glib::ExitCode::SUCCESS {

@@ -215,6 +215,24 @@ impl Editor {
         self.try_text().expect("the editor answers GetSceneText")
     }
 
+    /// Asks the editor over D-Bus to open a window: graphical, language, shape, trajectory or
+    /// control-panel.
+    pub fn open_editor(&self, kind: &str) {
+        let proxy = self.proxy().expect("the editor is on the bus");
+        let () = proxy
+            .call("OpenEditor", &(kind,))
+            .unwrap_or_else(|e| panic!("OpenEditor({kind}): {e}"));
+    }
+
+    /// The error a D-Bus call with one string argument answers with.
+    pub fn proxy_call_error(&self, method: &str, argument: &str) -> String {
+        let proxy = self.proxy().expect("the editor is on the bus");
+        match proxy.call::<_, _, ()>(method, &(argument,)) {
+            Ok(()) => panic!("{method}({argument}) succeeded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
     /// The editor's status over D-Bus: ready, simulating or error.
     pub fn status(&self) -> String {
         self.proxy()

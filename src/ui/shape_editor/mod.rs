@@ -349,7 +349,7 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
 
     let parts = gtk::Box::new(gtk::Orientation::Horizontal, 6);
     let add = |label: &str, run: fn(&mut ShapeDraft, Vec3)| {
-        let button = gtk::Button::with_label(label);
+        let button = gtk::Button::with_mnemonic(label);
         let state = Rc::downgrade(&state);
         button.connect_clicked(move |_| {
             if let Some(state) = state.upgrade() {
@@ -363,16 +363,16 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
         });
         parts.append(&button);
     };
-    add("New sphere", |d, c| {
+    add("New _sphere", |d, c| {
         d.add_sphere(c, 0.5);
     });
-    add("New box", |d, c| {
+    add("New _box", |d, c| {
         d.add_box(c, Vec3::new(1.0, 1.0, 1.0));
     });
-    add("New polyhedron", |d, c| {
+    add("New _polyhedron", |d, c| {
         d.add_polyhedron(c, 1.0);
     });
-    let snap = gtk::CheckButton::with_label("Snap to grid");
+    let snap = gtk::CheckButton::with_mnemonic("Snap to _grid");
     let spacing = gtk::SpinButton::with_range(0.01, 10.0, 0.05);
     spacing.set_value(0.25);
     {
@@ -399,11 +399,11 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
     finish.append(&gtk::Label::new(Some("Name")));
     finish.append(&name);
     for (label, close, write) in [
-        ("Apply", false, true),
-        ("Done", true, true),
-        ("Cancel", true, false),
+        ("_Apply", false, true),
+        ("_Done", true, true),
+        ("_Cancel", true, false),
     ] {
-        let button = gtk::Button::with_label(label);
+        let button = gtk::Button::with_mnemonic(label);
         let state = Rc::downgrade(&state);
         let name = name.clone();
         let window = window.downgrade();
