@@ -1,5 +1,6 @@
 //! Subcommands of the `asgard` binary; each lives in its own file and returns the exit code.
 
+mod check;
 mod doc;
 mod eval;
 
@@ -9,6 +10,8 @@ use std::process::ExitCode;
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// Evaluate scene files: errors as FILE:LINE:COL: error: MSG, a summary or JSON on request.
+    Check(check::CheckArgs),
     /// Compound documents: list, extract, replace and check animation subdocuments.
     #[command(subcommand)]
     Doc(doc::DocCommand),
@@ -18,6 +21,7 @@ pub enum Command {
 
 pub fn run(command: Command) -> ExitCode {
     match command {
+        Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
         Command::Eval { file } => eval::run(file),
     }

@@ -117,26 +117,33 @@ impl ExprParser<'_> {
     }
 
     /// Precedence climbing over the binary operators binding at least as tight as `min`.
+    ///
+    /// Each operator applied makes the tree one level deeper on its left, so a chain of them
+    /// counts against the nesting limit like parentheses do: `1 + 1 + …` a million times long
+    /// is an error, not a tree too deep to evaluate or even to free.
     fn binary(&mut self, min: u8) -> Result<Expr, Error> {
         let start = self.p.pos;
         let mut left = self.unary()?;
+        let mut chain = 0;
         loop {
             self.skip_space();
             let Some((op, len)) = self.binary_operator() else {
-                return Ok(left);
+                break;
             };
             let prec = precedence(op);
             if prec < min {
-                return Ok(left);
+                break;
             }
             self.p.pos += len;
             // `**` is right-associative: its right side may contain another `**`.
             let next_min = if op == BinaryOp::Pow { prec } else { prec + 1 };
             self.p.descend(start)?;
+            chain += 1;
             let right = self.binary(next_min)?;
-            self.p.depth -= 1;
             left = self.node(start, ExprKind::Binary(op, Box::new(left), Box::new(right)));
         }
+        self.p.depth -= chain;
+        Ok(left)
     }
 
     /// The binary operator at the cursor and its length in bytes.

@@ -177,6 +177,16 @@ fn deep_bracket_nesting_is_an_error_and_deep_braces_are_fine() {
 }
 
 #[test]
+fn long_operator_chains_count_as_nesting() {
+    // A left-deep tree of 100,000 additions would overflow the stack when evaluated or freed.
+    let text = vec!["1"; 100_000].join(" + ");
+    let e = parse_expr(&text, 0).unwrap_err();
+    assert!(e.message.contains("nested"), "{}", e.message);
+    let text = vec!["1"; 500].join(" + ");
+    assert!(parse_expr(&text, 0).is_ok());
+}
+
+#[test]
 fn subst_parts_respect_flags() {
     let flags = SubstFlags {
         commands: false,
