@@ -484,6 +484,14 @@ fn the_bundled_pendulum_swings_down() {
     // A link is a spring: it gives a little under the weight of both rods.
     assert!(end.norm() < 0.5, "the pivot end drifted to {end:?}");
     assert!(r.motion.computed_until(b1) >= 5.0);
+    // Linked bodies share a component; the sampler reads them as the one-off lookup does.
+    let mut sampler = r.motion.sampler();
+    for k in 0..=50 {
+        let t = k as f64 * 0.1;
+        for b in 0..3 {
+            assert_eq!(sampler.state(b, t), r.motion.state(b, t), "body {b} at {t}");
+        }
+    }
 }
 
 /// Runs `text` expecting a simulation failure; returns it with the motion computed before it.
