@@ -679,3 +679,26 @@ fn every_bundled_example_simulates() {
     }
     assert!(count >= 13, "only {count} examples");
 }
+
+#[test]
+fn trajectory_values_in_expressions_extrapolate_linearly_outside_their_pieces() {
+    // The curve runs from 0 at t = 1 to 1 at t = 2 with slope 1 at both ends, so inside and
+    // (extrapolated) outside its piece it reads t - 1: the force is t - 1 throughout, and the
+    // velocity t²/2 - t.
+    let r = run(&format!(
+        "simulator finish 3 step 0.1\n{BALL}\
+         body b shape ball mass 1\n\
+         trajectory ramp points {{{{1 0 0 0}} {{2 1 0 0}}}}\n\
+         force body b x {{[ramp x]}} y 0 z 0"
+    ));
+    let points = r.points("b", 7);
+    for &t in &[1.0, 2.0, 3.0] {
+        assert!(
+            points.iter().any(|&(time, _)| time == t),
+            "no point at the breakpoint {t}"
+        );
+    }
+    for (t, v) in points {
+        assert!((v - (t * t / 2.0 - t)).abs() < 1e-9, "t {t}: {v}");
+    }
+}
