@@ -702,3 +702,25 @@ fn trajectory_values_in_expressions_extrapolate_linearly_outside_their_pieces() 
         assert!((v - (t * t / 2.0 - t)).abs() < 1e-9, "t {t}: {v}");
     }
 }
+
+#[test]
+fn links_to_moving_points_damp_relative_to_the_points_motion() {
+    // Each ball starts on its moving anchor with the anchor's velocity, so the link (damping
+    // included) exerts no force and the ball keeps pace exactly: the anchors' rates of change
+    // enter the damping term.
+    let r = run(&format!(
+        "simulator finish 4 step 0.1\n{BALL}\
+         trajectory rail points {{{{0 0 0 0}} {{10 10 5 0}}}}\n\
+         body a shape ball init_dpos {{1 0.5 0}} mass 1\n\
+         link body1 a trajectory rail tightness 100\n\
+         body b shape ball init_pos {{0 1 0}} init_dpos {{1 0 0}} mass 1\n\
+         link body1 b x {{$t}} y {{1 + 0 * [a x]}} z 0 tightness 100\n\
+         body c shape ball init_pos {{0 2 0}} init_dpos {{1 0 0}} mass 1\n\
+         link body1 c x {{[a x]}} y 2 z 0 tightness 100"
+    ));
+    for name in ["a", "b", "c"] {
+        for (t, x) in r.points(name, 0) {
+            assert!((x - t).abs() < 1e-9, "{name} at {t}: {x}");
+        }
+    }
+}
