@@ -188,9 +188,6 @@ fn free_bodies() {
             .into_iter()
             .enumerate()
         {
-            if strategy == Strategy::Combined && n > 1000 {
-                continue;
-            }
             let t = simulate(&text, strategy);
             let per_body = t.total() / n as f64;
             let base = *baseline[k].get_or_insert(per_body);
