@@ -3,6 +3,7 @@
 mod check;
 mod doc;
 mod eval;
+mod simulate;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -17,6 +18,9 @@ pub enum Command {
     Doc(doc::DocCommand),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
+    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
+    /// FILE:LINE:COL: error: MSG.
+    Simulate(simulate::SimulateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -24,5 +28,6 @@ pub fn run(command: Command) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
         Command::Eval { file } => eval::run(file),
+        Command::Simulate(args) => simulate::run(args),
     }
 }
