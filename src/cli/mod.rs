@@ -4,6 +4,9 @@ mod check;
 mod doc;
 mod eval;
 mod simulate;
+mod export;
+mod render;
+mod scene_file;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -21,6 +24,12 @@ pub enum Command {
     /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
     /// FILE:LINE:COL: error: MSG.
     Simulate(simulate::SimulateArgs),
+    /// Draw a scene at one time (--time T -o frame.png) or as a movie (--movie -o OUT); scene
+    /// errors as FILE:LINE:COL: error: MSG.
+    Render(render::RenderArgs),
+    /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
+    /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
+    Export(export::ExportArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -29,5 +38,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Doc(command) => doc::run(command),
         Command::Eval { file } => eval::run(file),
         Command::Simulate(args) => simulate::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Export(args) => export::run(args),
     }
 }

@@ -53,11 +53,14 @@ mod diff;
 mod element;
 mod error;
 mod expression;
+pub mod handles;
 mod json;
 mod mass;
 pub mod model;
 mod patch;
+pub mod shapes;
 mod source_map;
+pub mod state;
 
 pub use curve::BezierSegment;
 pub use describe::describe;
