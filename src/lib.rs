@@ -12,5 +12,6 @@ pub mod lang;
 pub mod live;
 pub mod render;
 pub mod scene;
+pub mod session;
 pub mod sim;
 pub mod sym;
