@@ -3,10 +3,10 @@
 mod check;
 mod doc;
 mod eval;
-mod simulate;
 mod export;
 mod render;
 mod scene_file;
+mod simulate;
 
 use clap::Subcommand;
 use std::path::PathBuf;
