@@ -484,6 +484,14 @@ fn the_bundled_pendulum_swings_down() {
     // A link is a spring: it gives a little under the weight of both rods.
     assert!(end.norm() < 0.5, "the pivot end drifted to {end:?}");
     assert!(r.motion.computed_until(b1) >= 5.0);
+    // Linked bodies share a component; the sampler reads them as the one-off lookup does.
+    let mut sampler = r.motion.sampler();
+    for k in 0..=50 {
+        let t = k as f64 * 0.1;
+        for b in 0..3 {
+            assert_eq!(sampler.state(b, t), r.motion.state(b, t), "body {b} at {t}");
+        }
+    }
 }
 
 /// Runs `text` expecting a simulation failure; returns it with the motion computed before it.
@@ -670,4 +678,49 @@ fn every_bundled_example_simulates() {
         count += 1;
     }
     assert!(count >= 13, "only {count} examples");
+}
+
+#[test]
+fn trajectory_values_in_expressions_extrapolate_linearly_outside_their_pieces() {
+    // The curve runs from 0 at t = 1 to 1 at t = 2 with slope 1 at both ends, so inside and
+    // (extrapolated) outside its piece it reads t - 1: the force is t - 1 throughout, and the
+    // velocity t²/2 - t.
+    let r = run(&format!(
+        "simulator finish 3 step 0.1\n{BALL}\
+         body b shape ball mass 1\n\
+         trajectory ramp points {{{{1 0 0 0}} {{2 1 0 0}}}}\n\
+         force body b x {{[ramp x]}} y 0 z 0"
+    ));
+    let points = r.points("b", 7);
+    for &t in &[1.0, 2.0, 3.0] {
+        assert!(
+            points.iter().any(|&(time, _)| time == t),
+            "no point at the breakpoint {t}"
+        );
+    }
+    for (t, v) in points {
+        assert!((v - (t * t / 2.0 - t)).abs() < 1e-9, "t {t}: {v}");
+    }
+}
+
+#[test]
+fn links_to_moving_points_damp_relative_to_the_points_motion() {
+    // Each ball starts on its moving anchor with the anchor's velocity, so the link (damping
+    // included) exerts no force and the ball keeps pace exactly: the anchors' rates of change
+    // enter the damping term.
+    let r = run(&format!(
+        "simulator finish 4 step 0.1\n{BALL}\
+         trajectory rail points {{{{0 0 0 0}} {{10 10 5 0}}}}\n\
+         body a shape ball init_dpos {{1 0.5 0}} mass 1\n\
+         link body1 a trajectory rail tightness 100\n\
+         body b shape ball init_pos {{0 1 0}} init_dpos {{1 0 0}} mass 1\n\
+         link body1 b x {{$t}} y {{1 + 0 * [a x]}} z 0 tightness 100\n\
+         body c shape ball init_pos {{0 2 0}} init_dpos {{1 0 0}} mass 1\n\
+         link body1 c x {{[a x]}} y 2 z 0 tightness 100"
+    ));
+    for name in ["a", "b", "c"] {
+        for (t, x) in r.points(name, 0) {
+            assert!((x - t).abs() < 1e-9, "{name} at {t}: {x}");
+        }
+    }
 }

@@ -25,15 +25,15 @@ pub enum Command {
     Edit(edit::EditArgs),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
+    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
+    /// FILE:LINE:COL: error: MSG.
+    Simulate(simulate::SimulateArgs),
     /// Draw a scene at one time (--time T -o frame.png) or as a movie (--movie -o OUT); scene
     /// errors as FILE:LINE:COL: error: MSG.
     Render(render::RenderArgs),
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
     /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
     Export(export::ExportArgs),
-    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
-    /// FILE:LINE:COL: error: MSG.
-    Simulate(simulate::SimulateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -42,8 +42,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Doc(command) => doc::run(command),
         Command::Edit(args) => edit::run(args),
         Command::Eval { file } => eval::run(file),
+        Command::Simulate(args) => simulate::run(args),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
-        Command::Simulate(args) => simulate::run(args),
     }
 }

@@ -11,11 +11,15 @@
 //!   `v' = F/m`, `L' = τ` with `ω = R I⁻¹ Rᵀ L`;
 //! - what each equation reads gives the reference graph that partitioning splits (a free body
 //!   under a constant force falls apart into ten small components, linked bodies form one);
-//! - trajectories attached to bodies become prescriptions ([`trajectory`]).
+//! - trajectories attached to bodies become prescriptions of their variables, or for an
+//!   angular velocity a switch in the equations ([`trajectory`]); `[T x]` and trajectory-valued
+//!   forces and links read the curves as time-dependent inputs.
 //!
 //! [`Model::simulation`] creates a [`Simulation`](crate::sim::Simulation); its factory compiles
 //! each component's derivatives and Jacobian into one tape. [`Model::motion`] reads the
-//! result per body ([`SceneMotion`]), also while a worker thread still computes it.
+//! result per body ([`SceneMotion`], [`BodySampler`] for playback), also while a worker
+//! thread still computes it. Failures come back as [`PhysicsError`]s that name the bodies,
+//! the component and the time, or the offending word of the scene text.
 //!
 //! ```
 //! use asgard::scene::evaluate;

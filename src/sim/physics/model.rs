@@ -85,6 +85,7 @@ impl Model {
                 }
             }
             system.set_reads(var, &reads);
+            trajectories.sort_unstable();
             trajectories.dedup();
             for t in trajectories {
                 for time in curves.breakpoints(t) {

@@ -137,9 +137,12 @@ impl SceneMotion {
 
     /// A reader for playback: many lookups at steadily increasing times, O(1) each.
     pub fn sampler(&self) -> BodySampler {
+        let tracks = self.motion.tracks();
+        let layout = ReadLayout::new(&tracks, &self.bodies);
         BodySampler {
-            tracks: self.motion.tracks(),
-            cursors: vec![[Cursor::default(); BODY_VARIABLES]; self.bodies.len()],
+            cursors: vec![Cursor::default(); layout.groups.len()],
+            layout,
+            tracks,
             scene: self.clone(),
         }
     }
@@ -151,27 +154,80 @@ impl SceneMotion {
 pub struct BodySampler {
     scene: SceneMotion,
     tracks: Arc<Tracks>,
-    cursors: Vec<[Cursor; BODY_VARIABLES]>,
+    layout: ReadLayout,
+    /// One per group of the layout.
+    cursors: Vec<Cursor>,
 }
 
 impl BodySampler {
     /// As [`SceneMotion::state`].
     pub fn state(&mut self, body: usize, t: f64) -> Option<BodyState> {
-        state_from(
-            &self.tracks,
-            &self.scene.bodies[body],
-            t,
-            Side::After,
-            &mut self.cursors[body],
-        )
+        let model = &self.scene.bodies[body];
+        if model.is_fixed() {
+            return Some(fixed_state(model));
+        }
+        let mut v = [0.0; BODY_VARIABLES];
+        let (first, last) = self.layout.bodies[body];
+        for g in first as usize..last as usize {
+            let (component, from, to) = self.layout.groups[g];
+            let track = self.tracks.read(component);
+            let cursor = &mut self.cursors[g];
+            for &(local, slot) in &self.layout.entries[from as usize..to as usize] {
+                v[slot as usize] = track.value(local as usize, t, Side::After, cursor)?;
+            }
+        }
+        Some(state_of(model, &v))
     }
 
     /// Follows the simulation's current tracks again.
     pub fn refresh(&mut self) {
         self.tracks = self.scene.motion.tracks();
-        for c in &mut self.cursors {
-            *c = [Cursor::default(); BODY_VARIABLES];
+        self.layout = ReadLayout::new(&self.tracks, &self.scene.bodies);
+        self.cursors = vec![Cursor::default(); self.layout.groups.len()];
+    }
+}
+
+/// Where every moving body's variables live in the tracks, grouped by component, so that a
+/// body's state takes one lock per component rather than one per variable.
+struct ReadLayout {
+    /// Per body, its range of `groups` (empty for a fixed body).
+    bodies: Vec<(u32, u32)>,
+    /// A component and the range of `entries` to read from it.
+    groups: Vec<(ComponentId, u32, u32)>,
+    /// (position in the component's track, offset in the body's block).
+    entries: Vec<(u32, u8)>,
+}
+
+impl ReadLayout {
+    fn new(tracks: &Tracks, bodies: &[BodyModel]) -> ReadLayout {
+        let mut layout = ReadLayout {
+            bodies: Vec::with_capacity(bodies.len()),
+            groups: Vec::new(),
+            entries: Vec::new(),
+        };
+        for body in bodies {
+            let first = layout.groups.len() as u32;
+            if let Some(vars) = body.vars {
+                let mut located: Vec<(ComponentId, u32, u8)> = (0..BODY_VARIABLES)
+                    .filter_map(|k| {
+                        let (c, local) = tracks.location(vars.at(k))?;
+                        Some((c, local as u32, k as u8))
+                    })
+                    .collect();
+                located.sort_unstable();
+                for (c, local, slot) in located {
+                    let at = layout.entries.len() as u32;
+                    layout.entries.push((local, slot));
+                    let this_body = layout.groups.len() as u32 > first;
+                    match layout.groups.last_mut() {
+                        Some(group) if this_body && group.0 == c => group.2 = at + 1,
+                        _ => layout.groups.push((c, at, at + 1)),
+                    }
+                }
+            }
+            layout.bodies.push((first, layout.groups.len() as u32));
         }
+        layout
     }
 }
 
@@ -208,12 +264,17 @@ fn state_from(
     for (k, (value, cursor)) in v.iter_mut().zip(cursors.iter_mut()).enumerate() {
         *value = tracks.value(vars.at(k), t, side, cursor)?;
     }
+    Some(state_of(body, &v))
+}
+
+/// The state from the values of a body's variables, in block order.
+fn state_of(body: &BodyModel, v: &[f64; BODY_VARIABLES]) -> BodyState {
     let rotation = UnitQuaternion::new_normalize(Quaternion::new(v[3], v[4], v[5], v[6]));
     let momentum = Vector3::new(v[10], v[11], v[12]);
-    Some(BodyState {
+    BodyState {
         position: Vector3::new(v[0], v[1], v[2]),
         rotation,
         velocity: Vector3::new(v[7], v[8], v[9]),
         angular_velocity: body.angular_velocity(&rotation, &momentum),
-    })
+    }
 }
