@@ -85,7 +85,8 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
             }
             if matches!(
                 event,
-                Event::SimulationStarted
+                Event::TextChanged { .. }
+                    | Event::SimulationStarted
                     | Event::SimulationProgress(_)
                     | Event::SimulationFinished
                     | Event::SimulationFailed(_)
@@ -117,12 +118,17 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     window
 }
 
-/// Shows the simulation's state in the progress bar and the status line.
+/// Shows the simulation's state in the progress bar and the status line: a finished motion
+/// of an older text is out of date until Simulate runs again.
 fn show_status(editor: &Editor, progress: &gtk::ProgressBar, status: &gtk::Label) {
     match editor.session.status() {
         SimStatus::Idle => {
             progress.set_fraction(0.0);
             progress.set_text(Some("not simulated"));
+        }
+        SimStatus::Finished if editor.current_motion().is_none() => {
+            progress.set_fraction(0.0);
+            progress.set_text(Some("out of date: press Simulate"));
         }
         SimStatus::Running(p) => {
             let span = (p.end - editor.session.simulator_settings().start).max(f64::MIN_POSITIVE);
