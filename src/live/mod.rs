@@ -12,15 +12,20 @@
 //!
 //! The driver is generic: what a module does in `update` (live physics, drawing, reading a
 //! device) is the module's business.
+//!
+//! [`Playback`] is the other real-time clock: it picks the simulated time of each frame when
+//! computed motion is played back, for the editor's viewers and the slave's renditions alike.
 
 mod bank;
 mod clock;
 mod driver;
 mod error;
 mod module;
+mod playback;
 
 pub use bank::{TimeBank, Withdrawal};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use driver::{Driver, StopHandle, DEFAULT_DT};
 pub use error::{LiveError, ModuleError};
 pub use module::{Module, ModuleHandle, Schedule};
+pub use playback::{Playback, PlaybackError, PlaybackState, Tick};
