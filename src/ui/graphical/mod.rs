@@ -10,7 +10,6 @@
 //! plane instead of on the surface, Escape cancels a Create command.
 
 use gtk4 as gtk;
-pub mod playback;
 mod time_bar;
 mod viewer;
 

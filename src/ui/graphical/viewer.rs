@@ -7,8 +7,7 @@
 //! no motion for the current text. Handles always edit the initial state (4.1.2), so they are
 //! drawn there.
 
-use super::playback::{Playback, PlaybackState};
-use crate::live::{Clock, SystemClock};
+use crate::live::{Clock, Playback, PlaybackState, SystemClock};
 use crate::render::camera::{Camera, Viewport};
 use crate::render::frame::Frame;
 use crate::render::mesh::MeshLibrary;
@@ -99,7 +98,7 @@ pub struct Viewer {
     scales: Cell<Option<HandleScales>>,
     view: Cell<ViewSource>,
     time: Cell<f64>,
-    playback: Cell<Option<Playback>>,
+    playback: RefCell<Option<Playback>>,
     /// The frame callback that advances playback, while it runs.
     ticking: RefCell<Option<gtk::TickCallbackId>>,
     clock: RefCell<SystemClock>,
@@ -142,7 +141,7 @@ impl Viewer {
             scales: Cell::new(None),
             view: Cell::new(ViewSource::Unset),
             time: Cell::new(start),
-            playback: Cell::new(None),
+            playback: RefCell::new(None),
             ticking: RefCell::new(None),
             clock: RefCell::new(SystemClock::new()),
             options: RefCell::new(options),
@@ -226,7 +225,7 @@ impl Viewer {
             }
             Event::SimulationStarted => self.redraw(),
             Event::SimulationProgress(_) | Event::SimulationFinished => {
-                if self.playback.get().is_some() {
+                if self.playback.borrow().is_some() {
                     // Playback waiting at the horizon goes on at its next frame.
                     self.redraw();
                 }
@@ -381,12 +380,14 @@ impl Viewer {
             return;
         }
         let (start, finish) = self.time_range();
-        if self.time.get() >= finish {
-            self.set_time(start);
-        }
         let now = self.clock.borrow_mut().now();
-        self.playback
-            .set(Some(Playback::start(self.time.get(), now)));
+        let mut playback = Playback::new(start, finish);
+        if let Err(why) = playback.seek(self.time.get(), now) {
+            self.say(&format!("Cannot play: {why}"));
+            return;
+        }
+        playback.play(now);
+        *self.playback.borrow_mut() = Some(playback);
         self.say("");
         if self.ticking.borrow().is_none() {
             let me = self.me.clone();
@@ -418,47 +419,46 @@ impl Viewer {
     /// Advances playback to the clock; called before each frame while playing. Returns
     /// whether playback goes on.
     pub fn tick(&self) -> bool {
-        let Some(mut playback) = self.playback.get() else {
-            return false;
-        };
         let Some(motion) = self.motion() else {
-            self.playback.set(None);
-            self.say("The text changed: simulate again to play.");
+            if self.playback.take().is_some() {
+                self.say("The text changed: simulate again to play.");
+            }
             return false;
         };
-        let (_, finish) = self.time_range();
         let status = self.editor.session.status();
         let horizon = match status {
             SimStatus::Finished => f64::INFINITY,
             _ => motion.complete_until(),
         };
         let now = self.clock.borrow_mut().now();
-        let tick = playback.tick(now, horizon, finish);
-        self.playback.set(Some(playback));
+        let Some(tick) = self
+            .playback
+            .borrow_mut()
+            .as_mut()
+            .map(|playback| playback.tick(now, horizon))
+        else {
+            return false;
+        };
+        let message = match (tick.state, status) {
+            (PlaybackState::Playing, _) => String::new(),
+            (PlaybackState::Waiting, SimStatus::Failed(why)) => {
+                self.playback.take();
+                format!("The simulation stopped at t = {:.3}: {why}", tick.time)
+            }
+            (PlaybackState::Waiting, _) => format!(
+                "Waiting for the simulation: computed to t = {:.3}",
+                tick.time
+            ),
+            (PlaybackState::Ended | PlaybackState::Paused, _) => {
+                self.playback.take();
+                String::new()
+            }
+        };
         self.time.set(tick.time);
         self.time_changed();
-        match tick.state {
-            PlaybackState::Playing => self.say(""),
-            PlaybackState::Waiting => match status {
-                SimStatus::Failed(why) => {
-                    self.playback.set(None);
-                    self.say(&format!(
-                        "The simulation stopped at t = {:.3}: {why}",
-                        tick.time
-                    ));
-                }
-                _ => self.say(&format!(
-                    "Waiting for the simulation: computed to t = {:.3}",
-                    tick.time
-                )),
-            },
-            PlaybackState::Ended => {
-                self.playback.set(None);
-                self.say("");
-            }
-        }
+        self.say(&message);
         self.redraw();
-        self.playback.get().is_some()
+        self.playback.borrow().is_some()
     }
 
     // --- the view --------------------------------------------------------------------------
