@@ -190,24 +190,26 @@ fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu
         ("Trajectory editor", "win.trajectory-editor"),
         ("Plot a state variable", "win.plot"),
     ]);
+    // Sections with headings rather than submenus: GTK 4.8's menu bar opens its first menu
+    // again after an item of a nested submenu is chosen.
     let create = gio::Menu::new();
-    create.append_submenu(Some("Body"), shapes_for_bodies);
-    create.append_submenu(
+    create.append_section(Some("Body of shape"), shapes_for_bodies);
+    create.append_section(
         Some("Force"),
         &section(&[
-            ("Constant", "win.create-force::constant"),
-            ("Gravitational", "win.create-force::gravitational"),
-            ("Trajectory", "win.create-force::trajectory"),
+            ("Constant force", "win.create-force::constant"),
+            ("Gravitational force", "win.create-force::gravitational"),
+            ("Trajectory force", "win.create-force::trajectory"),
         ]),
     );
-    create.append_submenu(
+    create.append_section(
         Some("Torque"),
         &section(&[
-            ("Constant", "win.create-torque::constant"),
-            ("Trajectory", "win.create-torque::trajectory"),
+            ("Constant torque", "win.create-torque::constant"),
+            ("Trajectory torque", "win.create-torque::trajectory"),
         ]),
     );
-    create.append_submenu(
+    create.append_section(
         Some("Link"),
         &section(&[
             ("Object to object", "win.create-link::object"),
@@ -215,11 +217,16 @@ fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu
             ("Object to trajectory", "win.create-link::trajectory"),
         ]),
     );
-    create.append(Some("Trajectory"), Some("win.create-trajectory"));
-    create.append(Some("Light source"), Some("win.create-light"));
+    create.append_section(
+        None,
+        &section(&[
+            ("Trajectory", "win.create-trajectory"),
+            ("Light source", "win.create-light"),
+        ]),
+    );
     let shapes = gio::Menu::new();
-    shapes.append(Some("New shape"), Some("win.new-shape"));
-    shapes.append_submenu(Some("Edit shape"), shapes_to_edit);
+    shapes.append_section(None, &section(&[("New shape", "win.new-shape")]));
+    shapes.append_section(Some("Edit shape"), shapes_to_edit);
     let bar = gio::Menu::new();
     bar.append_submenu(Some("File"), &file);
     bar.append_submenu(Some("Edit"), &edit);

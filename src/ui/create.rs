@@ -106,8 +106,12 @@ impl Prompt {
                 return "Click where the new trajectory starts.".into();
             }
             (Creation::Light, _) => return "Click where the new light goes.".into(),
-            (_, None) => {
-                return "Click on the body (at the point where the link attaches).".into();
+            (Creation::Force(_), None) => {
+                return "Click on the body, at the point where the force applies.".into();
+            }
+            (Creation::Torque(_), None) => return "Click on the body the torque turns.".into(),
+            (Creation::Link(_), None) => {
+                return "Click on the body, at the point where the link attaches.".into();
             }
             (Creation::Link(LinkCreation::ObjectObject), Some(_)) => {
                 "Click on the second body, at the point where the link attaches."
@@ -194,17 +198,19 @@ impl Prompt {
             ),
             (_, None) => return Err("The body clicked first is gone from the scene.".into()),
             (Creation::Force(how), Some((b, name))) => {
+                // Applied where the body was clicked (4.1.5); gravity acts at the centre.
+                let at = application_point(&b.local);
                 let (requires, command) = match how {
                     ForceCreation::Constant => (
                         vec![body_ref(b.body)],
-                        format!("force body {name} x 0 y {} z 0", number(DOWN[1])),
+                        format!("force body {name}{at} x 0 y {} z 0", number(DOWN[1])),
                     ),
                     ForceCreation::Gravitational => (
                         vec![body_ref(b.body)],
                         format!("force body {name} gravity {}", vector(&Vec3::from(DOWN))),
                     ),
                     ForceCreation::Trajectory => {
-                        driven(scene, click, b.body, &format!("force body {name}"))
+                        driven(scene, click, b.body, &format!("force body {name}{at}"))
                     }
                 };
                 (ElementKind::Force, requires, command)
@@ -275,6 +281,16 @@ fn trajectory_command(name: &str, time: f64, from: &Vec3, to: &Vec3) -> String {
 /// `command trajectory T` for an element driven by a trajectory: the one whose control point
 /// was clicked, else a new one, written just before the command. A new trajectory for a link
 /// starts at the clicked point; one for a force or torque holds the unit vector along −y.
+/// The `offset` option of a force applied at `local` (body coordinates), or nothing for the
+/// centre of mass.
+fn application_point(local: &Vec3) -> String {
+    if local.norm() < 1e-9 {
+        String::new()
+    } else {
+        format!(" offset {}", vector(local))
+    }
+}
+
 fn driven(scene: &Scene, click: &Click, body: usize, command: &str) -> (Vec<ElementRef>, String) {
     let mut requires = vec![ElementRef::new(ElementKind::Body, body)];
     if let Some(t) = click.trajectory.filter(|&t| t < scene.trajectories.len()) {
@@ -366,6 +382,7 @@ body b shape ball init_pos {3 0 0}
             panic!("{force:?}")
         };
         assert_eq!(v.constant(), Some(Vec3::new(0.0, -1.0, 0.0)));
+        assert_eq!(force.offset.value, Vec3::new(0.0, 0.5, 0.0));
     }
 
     #[test]
@@ -375,6 +392,7 @@ body b shape ball init_pos {3 0 0}
         on_spin.trajectory = Some(0);
         let s = complete(&mut prompt, &[on_body(0, [0.0; 3]), on_spin]);
         assert_eq!(s.forces[0].value, ForceValue::Trajectory("spin".into()));
+        assert_eq!(s.forces[0].offset.value, Vec3::zeros());
 
         let mut prompt = Prompt::new(Creation::Torque(TorqueCreation::Trajectory));
         let s = complete(&mut prompt, &[on_body(1, [0.0; 3]), at([5.0, 5.0, 5.0])]);
