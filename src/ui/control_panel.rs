@@ -53,20 +53,23 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     column.append(&body);
     window.set_child(Some(&column));
 
-    let shown_shapes: Rc<RefCell<Vec<String>>> = Rc::new(RefCell::new(Vec::new()));
-    let refresh_shapes = {
-        let shown = shown_shapes.clone();
-        move |editor: &Editor| {
-            let names: Vec<String> = editor
-                .session
-                .scene()
-                .map(|s| s.shapes.iter().map(|s| s.name.clone()).collect())
-                .unwrap_or_default();
-            if *shown.borrow() != names {
-                fill_shapes(&shapes_for_bodies, "win.create-body", &names);
-                fill_shapes(&shapes_to_edit, "win.edit-shape", &names);
-                *shown.borrow_mut() = names;
+    // The shape names the menus list; none before the first fill.
+    let shown: RefCell<Option<Vec<String>>> = RefCell::new(None);
+    let refresh_shapes = move |editor: &Editor| {
+        let names: Vec<String> = editor
+            .session
+            .scene()
+            .map(|s| s.shapes.iter().map(|s| s.name.clone()).collect())
+            .unwrap_or_default();
+        if shown.borrow().as_ref() != Some(&names) {
+            fill_shapes(&shapes_for_bodies, "win.create-body", &names);
+            if names.is_empty() {
+                // A body needs a shape: lead there rather than hide Body.
+                shapes_for_bodies
+                    .append(Some("No shapes yet: New shape…"), Some("win.new-shape"));
             }
+            fill_shapes(&shapes_to_edit, "win.edit-shape", &names);
+            *shown.borrow_mut() = Some(names);
         }
     };
     refresh_shapes(editor);
