@@ -9,9 +9,9 @@ use crate::session::{Event, SimStatus};
 use gtk::prelude::*;
 use gtk::{gio, glib};
 use gtk4 as gtk;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 /// Opens the control panel of the editor's session. Closing it closes every window of the
 /// session (asking first when the text is not saved).
@@ -65,8 +65,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
             fill_shapes(&shapes_for_bodies, "win.create-body", &names);
             if names.is_empty() {
                 // A body needs a shape: lead there rather than hide Body.
-                shapes_for_bodies
-                    .append(Some("No shapes yet: New shape…"), Some("win.new-shape"));
+                shapes_for_bodies.append(Some("No shapes yet: New shape…"), Some("win.new-shape"));
             }
             fill_shapes(&shapes_to_edit, "win.edit-shape", &names);
             *shown.borrow_mut() = Some(names);
@@ -77,6 +76,8 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     {
         let progress = progress.clone();
         let status = status.clone();
+        let weak = Rc::downgrade(editor);
+        let following = Rc::new(Cell::new(false));
         editor.observe(&window, move |editor, event| {
             match event {
                 Event::SceneChanged => refresh_shapes(editor),
@@ -95,6 +96,9 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
                     | Event::SimulationFailed(_)
             ) {
                 show_status(editor, &progress, &status);
+            }
+            if matches!(event, Event::SimulationStarted) && !following.replace(true) {
+                follow_run(weak.clone(), &progress, &status, following.clone());
             }
         });
     }
@@ -134,10 +138,16 @@ fn show_status(editor: &Editor, progress: &gtk::ProgressBar, status: &gtk::Label
             progress.set_text(Some("out of date: press Simulate"));
         }
         SimStatus::Running(p) => {
-            let span = (p.end - editor.session.simulator_settings().start).max(f64::MIN_POSITIVE);
-            let done = (p.time - editor.session.simulator_settings().start) / span;
+            // Progress reports come every so many steps; the growing motion says more.
+            let computed = editor
+                .current_motion()
+                .map(|m| m.complete_until())
+                .filter(|t| t.is_finite())
+                .map_or(p.time, |t| t.max(p.time));
+            let start = editor.session.simulator_settings().start;
+            let done = (computed - start) / (p.end - start).max(f64::MIN_POSITIVE);
             progress.set_fraction(done.clamp(0.0, 1.0));
-            progress.set_text(Some(&format!("simulating: t = {:.3} of {}", p.time, p.end)));
+            progress.set_text(Some(&format!("simulating: t = {computed:.3} of {}", p.end)));
         }
         SimStatus::Finished => {
             progress.set_fraction(1.0);
@@ -148,6 +158,32 @@ fn show_status(editor: &Editor, progress: &gtk::ProgressBar, status: &gtk::Label
             status.set_text(&format!("The simulation stopped: {why}"));
         }
     }
+}
+
+/// Shows the run's progress at every frame of the progress bar while the simulation runs;
+/// `following` is set while it does.
+fn follow_run(
+    editor: Weak<Editor>,
+    progress: &gtk::ProgressBar,
+    status: &gtk::Label,
+    following: Rc<Cell<bool>>,
+) {
+    let status = status.downgrade();
+    progress.add_tick_callback(move |progress, _| {
+        let running = match (editor.upgrade(), status.upgrade()) {
+            (Some(editor), Some(status)) => {
+                show_status(&editor, progress, &status);
+                matches!(editor.session.status(), SimStatus::Running(_))
+            }
+            _ => false,
+        };
+        following.set(running);
+        if running {
+            glib::ControlFlow::Continue
+        } else {
+            glib::ControlFlow::Break
+        }
+    });
 }
 
 fn fill_shapes(menu: &gio::Menu, action: &str, names: &[String]) {

@@ -375,7 +375,7 @@ impl Viewer {
 
     /// Plays the motion from the current time (from the start when at the end).
     pub fn play(&self) {
-        if self.motion().is_none() {
+        if self.motion().is_none() && !self.simulation_starting() {
             self.say("Nothing to play: the motion of this text is not computed (Simulate).");
             return;
         }
@@ -416,19 +416,27 @@ impl Viewer {
         }
     }
 
+    /// Whether a run was asked for and has not yet started computing the current text's motion
+    /// (its first report is still on the way to the main loop).
+    fn simulation_starting(&self) -> bool {
+        self.motion().is_none() && matches!(self.editor.session.status(), SimStatus::Running(_))
+    }
+
     /// Advances playback to the clock; called before each frame while playing. Returns
     /// whether playback goes on.
     pub fn tick(&self) -> bool {
-        let Some(motion) = self.motion() else {
-            if self.playback.take().is_some() {
-                self.say("The text changed: simulate again to play.");
-            }
-            return false;
-        };
         let status = self.editor.session.status();
-        let horizon = match status {
-            SimStatus::Finished => f64::INFINITY,
-            _ => motion.complete_until(),
+        let horizon = match (self.motion(), &status) {
+            (Some(_), SimStatus::Finished) => f64::INFINITY,
+            (Some(motion), _) => motion.complete_until(),
+            // Simulate was pressed and the run has not reported yet: nothing is computed.
+            (None, _) if self.simulation_starting() => f64::NEG_INFINITY,
+            (None, _) => {
+                if self.playback.take().is_some() {
+                    self.say("The text changed: simulate again to play.");
+                }
+                return false;
+            }
         };
         let now = self.clock.borrow_mut().now();
         let Some(tick) = self
