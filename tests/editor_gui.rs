@@ -355,9 +355,9 @@ body b shape ball init_pos {4 0 0} fixed 1
     editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+r"]);
     let still = editor.screenshot(area);
     let viewer = editor.window("Graphical viewer 1$");
-    // Play refuses until the new motion has started coming in; press it until it plays.
+    // Play at once: playback waits for the run to report, then follows the computed motion.
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+p"]);
     let first = wait_for("the bodies to start moving after Simulate and Play", || {
-        editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+p"]);
         let now = editor.screenshot(area);
         (differing(&now, &still, 24) > 100).then_some(now)
     });
