@@ -4,6 +4,7 @@
 use super::editor::Editor;
 use gtk::prelude::*;
 use gtk4 as gtk;
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -30,6 +31,9 @@ pub fn choose(
     if let Some(name) = suggested {
         dialog.set_current_name(name);
     }
+    // GTK does not keep native dialogs alive: hold this one until it answers (dropped at
+    // once, its chooser closed before it could list a folder).
+    let held = RefCell::new(Some(dialog.clone()));
     dialog.connect_response(move |dialog, response| {
         if response == gtk::ResponseType::Accept {
             if let Some(path) = dialog.file().and_then(|f| f.path()) {
@@ -37,6 +41,7 @@ pub fn choose(
             }
         }
         dialog.destroy();
+        held.borrow_mut().take();
     });
     dialog.show();
 }
