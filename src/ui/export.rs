@@ -84,6 +84,7 @@ impl Source {
     }
 
     fn offscreen(&self) -> Result<OffscreenTarget, String> {
+        release_gtk_gl();
         let (w, h) = self.view.size;
         let cannot =
             |e: crate::render::offscreen::OffscreenError| format!("Cannot draw off-screen: {e}");
@@ -112,6 +113,13 @@ impl Source {
             ))
         }
     }
+}
+
+/// Lets go of the GL context GTK left current on this thread (a graphical viewer's), which
+/// keeps the off-screen context from being made current (EGL_BAD_ACCESS). GTK makes its own
+/// context current again before it draws.
+fn release_gtk_gl() {
+    gtk::gdk::GLContext::clear_current();
 }
 
 /// Writes the picture at the view's time: PNG, PPM, PostScript (.eps, .ps) or Rayshade (.ray),
@@ -188,6 +196,7 @@ pub fn movie(editor: &Rc<Editor>, path: &Path) -> Result<(), String> {
             return glib::ControlFlow::Break;
         };
         for &time in times.iter().skip(next).take(FRAMES_PER_TURN) {
+            release_gtk_gl();
             let image = match target.render(&source.frame(time)) {
                 Ok(image) => image,
                 Err(e) => {
