@@ -397,3 +397,42 @@ fn the_shape_editor_writes_a_shape_set_into_the_text() {
     let bad = editor.proxy_call_error("OpenEditor", "nonsense");
     assert!(bad.contains("unknown editor kind"), "{bad}");
 }
+
+#[test]
+fn save_as_and_export_picture_write_the_files_named_in_the_chooser() {
+    let (dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let control = editor.window(" — Asgard$");
+
+    let copy = dir.path().join("copy.asg");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+shift+s"]);
+    editor.choose_file("Save the scene as", &copy);
+    wait_for("the scene saved under the new name", || {
+        std::fs::read_to_string(&copy)
+            .ok()
+            .filter(|text| text == TWO_BALLS)
+    });
+
+    // The picture is the graphical viewer's, drawn off-screen: same size, same scene, without
+    // the handles (a few hundred pixels of dots).
+    let shown = editor.screenshot(area);
+    let exported = dir.path().join("picture.png");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+e"]);
+    editor.choose_file("Export a picture", &exported);
+    let picture = wait_for("the exported picture", || try_read_png(&exported).ok());
+    assert_eq!(
+        (picture.width, picture.height),
+        (shown.width, shown.height),
+        "the picture has the viewer's size"
+    );
+    let differ = differing(&picture, &shown, 24);
+    let out = output_dir("export-picture");
+    write_png(&out.join("shown.png"), &shown).unwrap();
+    write_png(&out.join("exported.png"), &picture).unwrap();
+    assert!(
+        differ < (shown.width * shown.height / 100) as usize,
+        "{differ} pixels differ from the viewer's (see {})",
+        out.display()
+    );
+}

@@ -385,6 +385,9 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.redo", &["<Primary><Shift>z", "<Primary>y"]);
     app.set_accels_for_action("win.simulate", &["<Primary>r"]);
     app.set_accels_for_action("win.save", &["<Primary>s"]);
+    app.set_accels_for_action("win.save-as", &["<Primary><Shift>s"]);
+    app.set_accels_for_action("win.open", &["<Primary>o"]);
+    app.set_accels_for_action("win.export-picture", &["<Primary>e"]);
     app.set_accels_for_action("win.update", &["<Primary>Return"]);
     app.set_accels_for_action("win.cancel", &["Escape"]);
     app.set_accels_for_action("win.play", &["<Primary>p"]);

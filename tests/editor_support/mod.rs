@@ -233,6 +233,16 @@ impl Editor {
         }
     }
 
+    /// Waits for the file chooser titled `title`, names `path` in it and accepts.
+    pub fn choose_file(&self, title: &str, path: &Path) {
+        let chooser = self.window(&format!("^{title}$"));
+        self.xdotool(&["windowfocus", "--sync", &chooser]);
+        // The name field has the keyboard; a full path there picks the folder too.
+        self.xdotool(&["key", "ctrl+a"]);
+        self.xdotool(&["type", "--delay", "10", &path.to_string_lossy()]);
+        self.xdotool(&["key", "Return"]);
+    }
+
     /// The editor's status over D-Bus: ready, simulating or error.
     pub fn status(&self) -> String {
         self.proxy()
@@ -243,12 +253,20 @@ impl Editor {
 
 /// Reads a PNG file as RGBA.
 pub fn read_png(path: &Path) -> RgbaImage {
-    let file = std::fs::File::open(path).unwrap();
+    try_read_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Reads a PNG file as RGBA, or says why not (missing, not yet complete, not a PNG).
+pub fn try_read_png(path: &Path) -> Result<RgbaImage, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let mut decoder = png::Decoder::new(BufReader::new(file));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().unwrap();
-    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut pixels).unwrap();
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or("the image is too large")?;
+    let mut pixels = vec![0; size];
+    let info = reader.next_frame(&mut pixels).map_err(|e| e.to_string())?;
     pixels.truncate(info.buffer_size());
     let pixels = match info.color_type {
         png::ColorType::Rgba => pixels,
@@ -256,13 +274,13 @@ pub fn read_png(path: &Path) -> RgbaImage {
             .chunks_exact(3)
             .flat_map(|p| [p[0], p[1], p[2], 255])
             .collect(),
-        other => panic!("{}: unexpected colour type {other:?}", path.display()),
+        other => return Err(format!("unexpected colour type {other:?}")),
     };
-    RgbaImage {
+    Ok(RgbaImage {
         width: info.width,
         height: info.height,
         pixels,
-    }
+    })
 }
 
 /// Waits until `done` gives a value, polling; fails after [`PATIENCE`] saying `what`.
