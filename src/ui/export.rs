@@ -2,8 +2,8 @@
 //! the graphical viewer used last shows it (its view, time, size and what it shows besides the
 //! bodies), through the same writers `asgard render` and `asgard export` use.
 //!
-//! A picture is drawn off-screen at once. A movie renders a few frames per turn of the main
-//! loop so the windows stay responsive, reporting progress in the status line.
+//! A picture is drawn off-screen at once, on the main thread. A movie is drawn on a thread of
+//! its own, so the windows stay responsive, and reports progress in the status line.
 
 use super::editor::{Editor, ExportView};
 use super::graphical::{initial_options, initial_view};
@@ -24,11 +24,15 @@ use gtk::glib;
 use gtk4 as gtk;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// Movie frames per second.
 const MOVIE_FPS: f64 = 30.0;
-/// Frames rendered per turn of the main loop while writing a movie.
-const FRAMES_PER_TURN: usize = 4;
+/// How often the status line takes in the movie's progress, and every how many frames the
+/// movie thread reports it.
+const NEWS_EVERY: Duration = Duration::from_millis(100);
+const FRAMES_PER_MESSAGE: usize = 10;
 /// The picture size when no graphical viewer has been drawn.
 const DEFAULT_SIZE: (u32, u32) = (640, 480);
 
@@ -84,7 +88,6 @@ impl Source {
     }
 
     fn offscreen(&self) -> Result<OffscreenTarget, String> {
-        release_gtk_gl();
         let (w, h) = self.view.size;
         let cannot =
             |e: crate::render::offscreen::OffscreenError| format!("Cannot draw off-screen: {e}");
@@ -115,9 +118,10 @@ impl Source {
     }
 }
 
-/// Lets go of the GL context GTK left current on this thread (a graphical viewer's), which
-/// keeps the off-screen context from being made current (EGL_BAD_ACCESS). GTK makes its own
-/// context current again before it draws.
+/// Lets go of the GL context GTK left current on the main thread (a graphical viewer's), which
+/// keeps an off-screen context from being made current there (EGL_BAD_ACCESS). GTK makes its
+/// own context current again before it draws; the off-screen target must be gone (released)
+/// by then, or GTK's make-current fails (BadAccess).
 fn release_gtk_gl() {
     gtk::gdk::GLContext::clear_current();
 }
@@ -138,6 +142,7 @@ pub fn picture(editor: &Editor, path: &Path) -> Result<(), String> {
     };
     match extension.as_str() {
         "png" | "ppm" => {
+            release_gtk_gl();
             let image = source
                 .offscreen()?
                 .render(&frame)
@@ -172,59 +177,62 @@ pub fn gltf(editor: &Editor, path: &Path) -> Result<(), String> {
 }
 
 /// Starts writing a movie of the whole motion (a folder of PNGs, .gif, .apng, .mp4 or .webm
-/// by the name); progress and the outcome go to the status line.
+/// by the name) on a thread of its own, with its own off-screen context; progress and the
+/// outcome go to the status line.
 pub fn movie(editor: &Rc<Editor>, path: &Path) -> Result<(), String> {
     let source = source(editor)?;
     source.complete_motion(editor)?;
     let format = MovieFormat::from_path(path).map_err(|e| e.to_string())?;
     let writer = MovieWriter::create(path, format, MOVIE_FPS).map_err(|e| e.to_string())?;
+    let (sender, news) = mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let message = match write_movie(&source, writer, &sender) {
+            Ok(frames) => format!("Wrote {frames} frames to {}.", path.display()),
+            Err(e) => format!("The movie stopped: {e}"),
+        };
+        let _ = sender.send(message);
+    });
+    let editor = Rc::downgrade(editor);
+    glib::timeout_add_local(NEWS_EVERY, move || {
+        let Some(editor) = editor.upgrade() else {
+            return glib::ControlFlow::Break;
+        };
+        loop {
+            match news.try_recv() {
+                Ok(message) => editor.status(message),
+                Err(mpsc::TryRecvError::Empty) => return glib::ControlFlow::Continue,
+                Err(mpsc::TryRecvError::Disconnected) => return glib::ControlFlow::Break,
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Draws and writes every frame; returns how many were written.
+fn write_movie(
+    source: &Source,
+    mut writer: MovieWriter,
+    news: &mpsc::Sender<String>,
+) -> Result<usize, String> {
     let mut target = source.offscreen()?;
     let times = frame_times(
         source.scene.simulator.start,
         source.scene.simulator.finish,
         MOVIE_FPS,
     );
-    let editor = Rc::downgrade(editor);
-    let path = path.to_path_buf();
-    let mut next = 0;
-    let mut writer = Some(writer);
-    glib::idle_add_local(move || {
-        let Some(editor) = editor.upgrade() else {
-            return glib::ControlFlow::Break;
-        };
-        let Some(w) = writer.as_mut() else {
-            return glib::ControlFlow::Break;
-        };
-        for &time in times.iter().skip(next).take(FRAMES_PER_TURN) {
-            release_gtk_gl();
-            let image = match target.render(&source.frame(time)) {
-                Ok(image) => image,
-                Err(e) => {
-                    editor.status(format!("Movie stopped: {e}"));
-                    return glib::ControlFlow::Break;
-                }
-            };
-            if let Err(e) = w.push(&image) {
-                editor.status(format!("Movie stopped: {e}"));
-                return glib::ControlFlow::Break;
-            }
-            next += 1;
-        }
-        if next < times.len() {
-            editor.status(format!(
-                "Writing the movie: frame {next} of {}",
+    for (n, &time) in times.iter().enumerate() {
+        let image = target
+            .render(&source.frame(time))
+            .map_err(|e| e.to_string())?;
+        writer.push(&image).map_err(|e| e.to_string())?;
+        if n % FRAMES_PER_MESSAGE == 0 {
+            let _ = news.send(format!(
+                "Writing the movie: frame {} of {}",
+                n + 1,
                 times.len()
             ));
-            return glib::ControlFlow::Continue;
         }
-        match writer.take().map(MovieWriter::finish) {
-            Some(Ok(frames)) => {
-                editor.status(format!("Wrote {frames} frames to {}.", path.display()))
-            }
-            Some(Err(e)) => editor.status(format!("The movie could not be finished: {e}")),
-            None => {}
-        }
-        glib::ControlFlow::Break
-    });
-    Ok(())
+    }
+    writer.finish().map_err(|e| e.to_string())
 }
