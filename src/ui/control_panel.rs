@@ -13,6 +13,9 @@ use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::rc::{Rc, Weak};
 
+/// How the status line begins a message about an error in the text.
+const TEXT_ERROR: &str = "The text has an error";
+
 /// Opens the control panel of the editor's session. Closing it closes every window of the
 /// session (asking first when the text is not saved).
 pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
@@ -80,9 +83,15 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         let following = Rc::new(Cell::new(false));
         editor.observe(&window, move |editor, event| {
             match event {
-                Event::SceneChanged => refresh_shapes(editor),
+                Event::SceneChanged => {
+                    refresh_shapes(editor);
+                    // The text evaluates again: the error shown is gone.
+                    if status.text().starts_with(TEXT_ERROR) {
+                        status.set_text("");
+                    }
+                }
                 Event::SceneError(error) => status.set_text(&format!(
-                    "The text has an error at line {}, column {}: {}",
+                    "{TEXT_ERROR} at line {}, column {}: {}",
                     error.at.line, error.at.column, error.message
                 )),
                 _ => {}
