@@ -376,7 +376,7 @@ impl Viewer {
     /// Plays the motion from the current time (from the start when at the end).
     pub fn play(&self) {
         if self.motion().is_none() && !self.simulation_starting() {
-            self.say("Nothing to play: the motion of this text is not computed (Simulate).");
+            self.say(&self.nothing_to_play());
             return;
         }
         let (start, finish) = self.time_range();
@@ -416,6 +416,14 @@ impl Viewer {
         }
     }
 
+    /// Why there is no motion of the current text to play.
+    fn nothing_to_play(&self) -> String {
+        match self.editor.session.status() {
+            SimStatus::Failed(why) => format!("Nothing to play: the simulation failed: {why}"),
+            _ => "Nothing to play: the motion of this text is not computed (Simulate).".into(),
+        }
+    }
+
     /// Whether a run was asked for and has not yet started computing the current text's motion
     /// (its first report is still on the way to the main loop).
     fn simulation_starting(&self) -> bool {
@@ -433,7 +441,7 @@ impl Viewer {
             (None, _) if self.simulation_starting() => f64::NEG_INFINITY,
             (None, _) => {
                 if self.playback.take().is_some() {
-                    self.say("The text changed: simulate again to play.");
+                    self.say(&self.nothing_to_play());
                 }
                 return false;
             }
