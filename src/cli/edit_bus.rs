@@ -1,8 +1,9 @@
 //! The editor's session on the D-Bus session bus, for tests and tools.
 //!
-//! This is a stand-in for the slave's service of `org.asgard.Subdocument1` (being written on
-//! the `embed` branch): until that lands, `asgard edit` serves the subset tests need, under the
-//! contract's own names, so callers keep working when the real service replaces it:
+//! This is a stand-in for the slave's service of `org.asgard.Subdocument1` (branch `embed`,
+//! which serves a session of its own from `asgard slave`'s own main loop, not yet a Session
+//! an editor already holds): until it can, `asgard edit` serves the subset tests need, under
+//! the contract's own names, so callers keep working when the real service replaces it:
 //! `GetSceneText`, `Simulate`, `OpenEditor` and the `Status` property, on the object
 //! `/org/asgard/Asgard1/Subdocument` under the name `org.asgard.Asgard1.Slave<PID>`.
 //!
