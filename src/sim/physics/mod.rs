@@ -54,6 +54,7 @@ pub mod body;
 mod error;
 mod factory;
 mod forces;
+pub mod interaction;
 mod kinematics;
 mod links;
 mod model;
@@ -66,6 +67,7 @@ pub mod trajectory;
 
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};
 pub use error::{PhysicsError, SimulationFailure};
+pub use interaction::{InteractionInputs, Pull, Pullable};
 pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;

@@ -132,7 +132,9 @@ impl Component {
     /// Whether the component must restart at `t` (a discontinuity), as opposed to merely
     /// stopping there because the end time is `t`.
     pub(crate) fn is_breakpoint(&self, t: f64) -> bool {
-        self.breakpoints.binary_search_by(|b| b.total_cmp(&t)).is_ok()
+        self.breakpoints
+            .binary_search_by(|b| b.total_cmp(&t))
+            .is_ok()
     }
 
     /// Where the next step will end.

@@ -10,7 +10,11 @@ impl Simulation {
     /// components continue from where they stopped with their step history (stopping at the
     /// end is no discontinuity), and still land and restart on breakpoints beyond the old end.
     pub fn set_end(&mut self, end: f64) -> Result<(), SimError> {
-        let reached = self.reached.iter().copied().fold(self.system.start(), f64::max);
+        let reached = self
+            .reached
+            .iter()
+            .copied()
+            .fold(self.system.start(), f64::max);
         if !(end.is_finite() && end >= reached) {
             return Err(SimError::new(
                 ErrorKind::InvalidRequest,
