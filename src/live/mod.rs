@@ -10,14 +10,15 @@
 //! pause and resume through their [`ModuleHandle`]; any thread stops the driver through a
 //! [`StopHandle`]; time comes from a [`Clock`], the system's or a [`ManualClock`].
 //!
-//! The driver is generic: what a module does in `update` (live physics, drawing, reading a
-//! device) is the module's business.
+//! The driver is generic: what a module does in `update` (drawing, reading a device) is the
+//! module's business. [`scene`] holds the live-physics module, [`scene::SceneAdvance`].
 
 mod bank;
 mod clock;
 mod driver;
 mod error;
 mod module;
+pub mod scene;
 
 pub use bank::{TimeBank, Withdrawal};
 pub use clock::{Clock, ManualClock, SystemClock};
