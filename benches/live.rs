@@ -83,13 +83,12 @@ fn precomputed_per_dt(text: &str, dt: f64) -> f64 {
     started.elapsed().as_secs_f64() * dt / span
 }
 
-/// Grows the scene by doubling from `first` while an update at dt 0.01 takes less than dt;
-/// prints each size and returns the largest that held real time.
+/// Grows the scene by doubling from `first` while an update at dt 0.01 takes less than dt,
+/// then narrows the last doubling down by bisection (to an eighth of it); prints each size
+/// tried and returns the largest that held real time.
 fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) -> usize {
     let dt = 0.01;
-    let mut n = first;
-    let mut held = 0;
-    loop {
+    let holds = |n: usize| {
         let seconds = if n >= 1000 { 0.3 } else { 1.0 };
         let time = per_update(&scene(n), Pullable::Only(Vec::new()), dt, seconds);
         let ratio = time / dt;
@@ -97,21 +96,31 @@ fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) 
             "{name:>12} {n:>6} bodies: {:8.3} ms per update, {ratio:6.3} of dt",
             time * 1e3
         );
-        if ratio >= 1.0 {
-            return held;
-        }
-        held = n;
-        n *= 2;
+        ratio < 1.0
+    };
+    let (mut held, mut failed) = (0, first);
+    while holds(failed) {
+        held = failed;
+        failed *= 2;
     }
+    while failed - held > (held / 8).max(1) {
+        let middle = (held + failed) / 2;
+        if holds(middle) {
+            held = middle;
+        } else {
+            failed = middle;
+        }
+    }
+    held
 }
 
 fn main() {
     println!("live mode at dt 0.01 (pushable, not pullable), time per update / dt:");
     let free = largest_real_time("free", 250, free_bodies);
-    let linked = largest_real_time("chain", 25, chain);
+    let linked = largest_real_time("chain", 2, chain);
     println!("largest holding real time: {free} free bodies, a chain of {linked}");
 
-    let n = (free / 2).max(1);
+    let n = free.max(1);
     let dt = 0.01;
     let live = per_update(&free_bodies(n), Pullable::Only(Vec::new()), dt, 1.0);
     let pullable = per_update(&free_bodies(n), Pullable::All, dt, 1.0);

@@ -144,6 +144,15 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
     };
     let (advance, controls) =
         SceneAdvance::new(&scene, &options).map_err(|e| e.diagnostic(&shown, &text))?;
+    if let Some((_, drag)) = drags
+        .iter()
+        .find(|(b, _)| !advance.model().inputs().can_pull(*b))
+    {
+        return Err(format!(
+            "{shown}: error: --drag: body {} cannot be pulled: it is fixed",
+            drag.body
+        ));
+    }
     let centers: Vec<Vector3<f64>> = advance.model().bodies().iter().map(|b| b.center).collect();
 
     let mut driver = Driver::new();
@@ -237,7 +246,8 @@ impl Module for DragScript {
         let now = self.controls.time();
         for (body, center, drag, phase) in &mut self.drags {
             if *phase == Phase::Waiting && now >= drag.from {
-                // The body was checked to be pullable and the numbers finite.
+                // The body was checked to be pullable and the numbers finite, so neither
+                // request is refused.
                 let grabbed = self.controls.grab(*body, *center);
                 let moved = self.controls.move_target(drag.target);
                 *phase = if grabbed.and(moved).is_ok() {
