@@ -66,6 +66,10 @@ pub struct SceneAdvance {
     simulation: Simulation,
     shared: Arc<Shared>,
     time: f64,
+    /// The current run of equal steps: its start, step and length so far. Times within it
+    /// are `start + k dt` rather than a running sum, so they do not drift from the multiples
+    /// of dt (`0.03`, not `0.030000000000000002`).
+    run_of_steps: (f64, f64, u64),
     grab: Option<Grab>,
     pull_time_constant: f64,
     failed: bool,
@@ -126,6 +130,7 @@ impl SceneAdvance {
             simulation,
             shared,
             time: start,
+            run_of_steps: (start, 0.0, 0),
             grab: None,
             pull_time_constant: options.pull_time_constant,
             failed: false,
@@ -235,7 +240,14 @@ impl SceneAdvance {
 
     fn step(&mut self, dt: f64) -> Result<(), crate::sim::SimError> {
         self.apply_requests()?;
-        let end = self.time + dt;
+        let (first, step, count) = self.run_of_steps;
+        self.run_of_steps = if step.to_bits() == dt.to_bits() {
+            (first, step, count + 1)
+        } else {
+            (self.time, dt, 1)
+        };
+        let (first, step, count) = self.run_of_steps;
+        let end = first + count as f64 * step;
         self.simulation.set_end(end)?;
         self.simulation.run_to_end()?;
         self.time = end;
