@@ -5,8 +5,8 @@ use super::controls::{lock, LiveControls, Request, Shared, SpringLine, Status};
 use super::recording::Recording;
 use crate::live::Module;
 use crate::scene::Scene;
-use crate::sim::physics::{Model, PhysicsError, Pull, Pullable};
-use crate::sim::{BackUp, ComponentId, Simulation, StepObserver};
+use crate::sim::physics::{Model, PhysicsError, Pull, Pullable, BODY_VARIABLES};
+use crate::sim::{BackUp, ComponentId, SimError, Simulation, StepObserver};
 use nalgebra::Vector3;
 use std::sync::{Arc, Mutex};
 
@@ -156,7 +156,7 @@ impl SceneAdvance {
 
     /// Applies the requests made since the last step, then restarts the components of every
     /// body whose inputs changed: a changed input is a discontinuity for them.
-    fn apply_requests(&mut self) -> Result<(), crate::sim::SimError> {
+    fn apply_requests(&mut self) -> Result<(), SimError> {
         let requests = std::mem::take(&mut *lock(&self.shared.requests));
         if requests.is_empty() {
             return Ok(());
@@ -168,6 +168,8 @@ impl SceneAdvance {
                     self.release(&mut touched);
                     let model = &self.model.bodies()[body];
                     let arm = local - model.center;
+                    // The current state is always kept; the centre of mass at the start is
+                    // only a fallback that cannot be reached.
                     let target = self
                         .grabbed_point(body, &arm)
                         .unwrap_or(model.initial.position);
@@ -214,15 +216,12 @@ impl SceneAdvance {
     }
 
     /// Restarts, at the current time, the components holding the variables of `bodies`.
-    fn restart(&mut self, bodies: &[usize]) -> Result<(), crate::sim::SimError> {
+    fn restart(&mut self, bodies: &[usize]) -> Result<(), SimError> {
         let partition = self.simulation.partition();
         let mut components: Vec<ComponentId> = bodies
             .iter()
             .filter_map(|&b| self.model.bodies()[b].vars)
-            .flat_map(|vars| {
-                (0..crate::sim::physics::BODY_VARIABLES)
-                    .map(move |k| partition.component_of(vars.at(k)))
-            })
+            .flat_map(|vars| (0..BODY_VARIABLES).map(move |k| partition.component_of(vars.at(k))))
             .collect();
         components.sort_unstable();
         components.dedup();
@@ -238,7 +237,7 @@ impl SceneAdvance {
             .map(|_| ())
     }
 
-    fn step(&mut self, dt: f64) -> Result<(), crate::sim::SimError> {
+    fn step(&mut self, dt: f64) -> Result<(), SimError> {
         self.apply_requests()?;
         let (first, step, count) = self.run_of_steps;
         self.run_of_steps = if step.to_bits() == dt.to_bits() {
