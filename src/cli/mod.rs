@@ -6,6 +6,7 @@ mod edit;
 mod edit_bus;
 mod eval;
 mod export;
+mod live;
 mod render;
 mod scene_file;
 mod simulate;
@@ -34,6 +35,9 @@ pub enum Command {
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
     /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
     Export(export::ExportArgs),
+    /// Run a scene live in real time, headless, with scripted drags; prints the final states
+    /// and recorded trajectories as JSON.
+    Live(live::LiveArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -45,5 +49,6 @@ pub fn run(command: Command) -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
+        Command::Live(args) => live::run(args),
     }
 }
