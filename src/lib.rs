@@ -8,6 +8,7 @@
 
 pub mod doc;
 pub mod geom;
+pub mod ipc;
 pub mod lang;
 pub mod live;
 pub mod render;
