@@ -8,6 +8,7 @@
 
 pub mod doc;
 pub mod geom;
+pub mod host;
 pub mod ipc;
 pub mod lang;
 pub mod live;
