@@ -125,6 +125,8 @@ impl HostWindow {
         OPEN.with(|open| open.borrow_mut().push(this.clone()));
         this.start_document();
         this.window.present();
+        // No field starts focused: GTK would select its text, ready to be typed over.
+        GtkWindowExt::set_focus(&this.window, None::<&gtk::Widget>);
     }
 
     /// The open windows of this thread (the GTK thread).
