@@ -15,4 +15,5 @@ pub mod live;
 pub mod render;
 pub mod scene;
 pub mod sim;
+pub mod slave;
 pub mod sym;
