@@ -14,6 +14,7 @@ pub mod lang;
 pub mod live;
 pub mod render;
 pub mod scene;
+pub mod session;
 pub mod sim;
 pub mod slave;
 pub mod sym;

@@ -1,23 +1,48 @@
 //! Subcommands of the `asgard` binary; each lives in its own file and returns the exit code.
 
+mod check;
 mod doc;
+mod eval;
+mod export;
 mod host;
+mod render;
+mod scene_file;
+mod simulate;
 
 use clap::Subcommand;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// Evaluate scene files: errors as FILE:LINE:COL: error: MSG, a summary or JSON on request.
+    Check(check::CheckArgs),
     /// Compound documents: list, extract, replace and check animation subdocuments.
     #[command(subcommand)]
     Doc(doc::DocCommand),
+    /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
+    Eval { file: PathBuf },
+    /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
+    /// FILE:LINE:COL: error: MSG.
+    Simulate(simulate::SimulateArgs),
+    /// Draw a scene at one time (--time T -o frame.png) or as a movie (--movie -o OUT); scene
+    /// errors as FILE:LINE:COL: error: MSG.
+    Render(render::RenderArgs),
+    /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
+    /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
+    Export(export::ExportArgs),
     /// Open a compound document with its animations embedded, to read and edit it.
     Host(host::HostArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
     match command {
+        Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
+        Command::Eval { file } => eval::run(file),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Export(args) => export::run(args),
         Command::Host(args) => host::run(args),
     }
 }

@@ -6,7 +6,9 @@
 //! framebuffer is bound, so a GTK `GLArea` (functions loaded by [`epoxy`]) and the EGL
 //! [`offscreen::OffscreenTarget`] share it. [`image`] and [`movie`] write pictures and movies;
 //! [`export`] writes line drawings and scene files from the same frame data without GL.
-//! This module knows GL but neither GTK nor the scene language.
+//! [`scene_frame`] builds frames and meshes from an evaluated scene and its motion, and
+//! [`pick`] finds what is under a point of the picture. This module knows GL and the scene
+//! model, but neither GTK nor the scene language's text.
 
 pub mod camera;
 pub mod epoxy;
@@ -16,5 +18,7 @@ pub mod image;
 pub mod mesh;
 pub mod movie;
 pub mod offscreen;
+pub mod pick;
 pub mod renderer;
+pub mod scene_frame;
 pub mod shader;

@@ -4,6 +4,7 @@
 //! motion is computed from it elsewhere. Parameters that graphical editing may change keep the
 //! span of their literal word ([`Param::span`]), so an edit can be written back into the text.
 
+use super::error::Warning;
 use crate::lang::ast;
 use crate::lang::span::Span;
 use nalgebra::{Matrix3, Vector3};
@@ -60,6 +61,8 @@ pub struct Color {
 /// `[NAME ATTR]` references, which the simulator resolves against the whole scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expression {
+    /// The expression as written; empty for a component that was not written (`force body b
+    /// y -9.8` has no x and z: they are 0).
     pub source: String,
     /// Where `source` stands in the text when it was a literal word of the element's command.
     pub span: Option<Span>,
@@ -76,7 +79,7 @@ pub struct ExprVec {
     pub z: Expression,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub shapes: Vec<ShapeSet>,
     pub bodies: Vec<Body>,
@@ -87,8 +90,12 @@ pub struct Scene {
     pub lights: Vec<Light>,
     pub camera: Option<Camera>,
     pub simulator: Simulator,
-    /// What `puts` wrote while the scene was evaluated.
+    /// The `simulator` command, when the text has one.
+    pub simulator_origin: Option<Origin>,
+    /// What `puts` wrote while the scene was evaluated, one entry per line.
     pub log: Vec<String>,
+    /// Legal but suspicious things found while evaluating (an unused shape, …).
+    pub warnings: Vec<Warning>,
 }
 
 /// `shape_set NAME desc {...}`: a union of spheres and convex polyhedra.
@@ -96,6 +103,9 @@ pub struct Scene {
 pub struct ShapeSet {
     pub name: String,
     pub parts: Vec<ShapePart>,
+    /// The literal `desc` list, when it was written in the command (the language viewer may
+    /// elide a long one).
+    pub desc_span: Option<Span>,
     pub origin: Origin,
 }
 
@@ -256,6 +266,9 @@ pub struct Light {
     pub dir: Param<Vec3>,
     pub color: Color,
     pub intensity: f64,
+    /// A trajectory the light moves along (`pos` is then only where it is drawn when the
+    /// trajectory is not known).
+    pub trajectory: Option<String>,
     pub origin: Origin,
 }
 

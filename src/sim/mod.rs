@@ -135,6 +135,7 @@ pub mod integrate;
 pub mod linalg;
 pub mod motion;
 pub mod options;
+pub mod physics;
 pub mod run;
 pub mod schedule;
 pub mod stats;

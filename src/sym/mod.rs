@@ -23,6 +23,8 @@
 //! - [`Vec3`], [`Quat`] and [`Mat3`] hold nodes, for writing the physics with vectors and
 //!   quaternions.
 //! - [`Pool::display`] writes an expression as Tcl `expr` text, for `--stats` and messages.
+//! - [`Pool::import`] copies expressions into another pool (to differentiate and compile them
+//!   in a short-lived pool while a large one stays unchanged).
 //!
 //! # Example
 //!
@@ -114,6 +116,7 @@ mod error;
 mod eval;
 mod from_ast;
 mod hash;
+mod import;
 mod number;
 mod ops;
 mod pool;

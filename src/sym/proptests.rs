@@ -383,6 +383,25 @@ proptest! {
     }
 
     #[test]
+    fn imported_expressions_keep_their_value_and_symbols(t in tree(Family::Continuous), x in point()) {
+        let mut p = Pool::new();
+        let node = t.build(&mut p);
+        let d = p.diff(node, Symbol(0));
+        // Another pool, where node ids (and so the order of sum terms) differ.
+        let mut q = Pool::new();
+        q.symbol(Symbol(2));
+        q.constant(7.5);
+        let copies = q.import(&p, &[node, d]);
+        let (want, got) = (p.eval(node, values(&x)), q.eval(copies[0], values(&x)));
+        let tolerance = 1e-11 * (1.0 + t.scale(&x));
+        prop_assert!(identical(want, got) || (want - got).abs() <= tolerance,
+            "{}: original {want}, imported {got}", p.display(node));
+        prop_assert_eq!(p.symbols(node), q.symbols(copies[0]));
+        prop_assert_eq!(p.symbols(d), q.symbols(copies[1]));
+        prop_assert_eq!(q.import(&p, &[node, d]), copies);
+    }
+
+    #[test]
     fn symbol_sets_are_the_reachable_symbols(t in tree(Family::Anything)) {
         let mut p = Pool::new();
         let node = t.build(&mut p);

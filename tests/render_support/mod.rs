@@ -1,6 +1,11 @@
 //! Shared pieces of the render tests: the test shapes, a sample scene and output folders.
 #![allow(dead_code)]
 
+pub mod ghostscript;
+pub mod gltf_validator;
+pub mod golden;
+pub mod rayshade_grammar;
+
 use asgard::render::camera::Camera;
 use asgard::render::frame::{Arrow, Frame, Grid, Handle, Light, Line, Object, Polyline};
 use asgard::render::mesh::{Mesh, MeshKey, MeshLibrary};

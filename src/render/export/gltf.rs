@@ -297,13 +297,17 @@ fn check_motion(bodies: &[Body], motion: &Motion) -> Result<(), ExportError> {
             ),
         });
     }
+    // glTF stores times as 32-bit floats, which must still increase strictly.
     for (i, pair) in motion.times.windows(2).enumerate() {
-        if pair[1].partial_cmp(&pair[0]) != Some(std::cmp::Ordering::Greater)
+        if (pair[1] as f32).partial_cmp(&(pair[0] as f32)) != Some(std::cmp::Ordering::Greater)
             || !pair[1].is_finite()
         {
             return Err(ExportError::Invalid {
                 location: format!("motion, time {}", i + 1),
-                problem: format!("{} does not come after {}", pair[1], pair[0]),
+                problem: format!(
+                    "{} does not come after {} (as 32-bit floats)",
+                    pair[1], pair[0]
+                ),
             });
         }
     }
@@ -453,7 +457,15 @@ mod tests {
             poses: vec![vec![Isometry3::identity(); 3]],
         };
         let error = build(&MeshLibrary::new(), std::slice::from_ref(&body), &motion).unwrap_err();
-        assert_eq!(error.to_string(), "motion, time 2: 1 does not come after 1");
+        assert_eq!(
+            error.to_string(),
+            "motion, time 2: 1 does not come after 1 (as 32-bit floats)"
+        );
+        let motion = Motion {
+            times: vec![0.0, 1.0, 1.0 + 1e-12],
+            poses: vec![vec![Isometry3::identity(); 3]],
+        };
+        assert!(build(&MeshLibrary::new(), std::slice::from_ref(&body), &motion).is_err());
         let motion = Motion {
             times: vec![0.0, 1.0],
             poses: vec![vec![Isometry3::identity(); 3]],

@@ -318,7 +318,9 @@ impl ComponentIntegrator {
                 Err(failure) => (0.5, failure),
             };
             self.stats.rejected += 1;
-            if h <= control.min_step {
+            // `h` is `t1 - t0`, which rounding can leave a hair above the minimum step the
+            // attempt was sized to: test the intended step too, or this would retry forever.
+            if h <= control.min_step || self.step <= control.min_step {
                 return Err(failure);
             }
             self.step = (h * factor).max(control.min_step);
@@ -720,6 +722,34 @@ mod tests {
         );
         assert!(failure.step <= 1e-9);
         assert_eq!(failure.variables, vec![0]);
+    }
+
+    /// Far from t = 0, `t0 + min_step - t0` rounds to a little more than `min_step`; the
+    /// integrator must still give up there instead of retrying that step forever.
+    #[test]
+    fn blow_up_far_from_zero_still_fails_at_the_minimum_step() {
+        let mut system = System::new(1000.0, 1002.0);
+        let x = system.add_variable("x", 1.0);
+        let mut eqs = ClosureEquations::new();
+        eqs.define(
+            &mut system,
+            x,
+            Equation::new(move |_, v| v.get(x) * v.get(x)).reads(x, move |_, v| 2.0 * v.get(x)),
+        );
+        let control = StepControl {
+            min_step: 1e-12,
+            ..StepControl::default()
+        };
+        let mut integ = integrator(&system, &eqs, &control);
+        let mut steps = 0;
+        let failure = loop {
+            match integ.step(1002.0, &mut no_inputs, &control) {
+                Ok(_) => steps += 1,
+                Err(failure) => break failure,
+            }
+            assert!(steps < 100_000, "no failure after {steps} steps");
+        };
+        assert!(failure.time > 1000.9 && failure.time < 1001.0);
     }
 
     struct Stray;

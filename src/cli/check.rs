@@ -1,0 +1,84 @@
+//! `asgard check FILE… [--json] [--describe]`: evaluates scene files and reports errors as
+//! `FILE:LINE:COL: error: MESSAGE` (warnings likewise) on standard error; exits with 1 if any
+//! file has an error.
+
+use asgard::lang::diagnostic;
+use asgard::scene::{self, Scene, SceneError};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Scene files to evaluate.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print every element with its parameters, spans and editability as JSON (an array with
+    /// one report per file).
+    #[arg(long)]
+    json: bool,
+    /// Print a readable summary of each scene: shapes, bodies, forces, links, trajectories,
+    /// lights, camera and time range.
+    #[arg(long)]
+    describe: bool,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let mut failed = false;
+    let mut reports = Vec::new();
+    let several = args.files.len() > 1;
+    for file in &args.files {
+        let shown = file.display().to_string();
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("{shown}: error: cannot read the scene: {e}");
+                failed = true;
+                reports.push(serde_json::json!({
+                    "file": shown,
+                    "ok": false,
+                    "error": { "message": format!("cannot read the scene: {e}"), "span": null },
+                }));
+                continue;
+            }
+        };
+        let result = scene::evaluate(&text);
+        report_to_stderr(&shown, &text, &result);
+        failed |= result.is_err();
+        if args.describe {
+            if let Ok(scene) = &result {
+                if several {
+                    println!("== {shown}");
+                }
+                print!("{}", scene::describe(scene));
+            }
+        }
+        if args.json {
+            let mut report = match &result {
+                Ok(scene) => scene::scene_json(scene, &text),
+                Err(e) => scene::error_json(e, &text),
+            };
+            report["file"] = serde_json::Value::from(shown);
+            reports.push(report);
+        }
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&reports).unwrap_or_default();
+        println!("{text}");
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn report_to_stderr(file: &str, text: &str, result: &Result<Scene, SceneError>) {
+    match result {
+        Ok(scene) => {
+            for warning in &scene.warnings {
+                eprintln!("{}", warning.diagnostic(file));
+            }
+        }
+        Err(e) => eprintln!("{}", diagnostic(file, text, e.span, &e.message)),
+    }
+}

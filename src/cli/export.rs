@@ -1,0 +1,149 @@
+//! `asgard export`: a scene at one time as a PPM picture, a PostScript line drawing or a
+//! Rayshade scene file, or its whole motion as glTF 2.0 (4.1.10).
+//!
+//! glTF carries the motion as one LINEAR animation channel per body for translation and one
+//! for rotation, sampled at every time any body's track has a point, so the file plays back
+//! exactly the piecewise-linear motion the simulator computed (4.1.9).
+
+use super::scene_file::{check_output_folder, PictureArgs, SceneFile};
+use asgard::render::export::gltf::{self, Motion};
+use asgard::render::export::postscript::to_eps;
+use asgard::render::export::rayshade::to_rayshade;
+use asgard::render::image::write_ppm;
+use asgard::render::scene_frame::CameraChoice;
+use asgard::scene::state::{BodyState, BodyStates};
+use asgard::sim::physics::SceneMotion;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// At most this many samples go into a glTF animation; more track points than that are
+/// replaced by evenly spaced samples.
+const MAX_GLTF_SAMPLES: usize = 20_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// A picture (binary PPM), drawn off-screen.
+    Ppm,
+    /// An Encapsulated PostScript line drawing.
+    Ps,
+    /// A Rayshade 4 scene file.
+    Rayshade,
+    /// glTF 2.0 JSON with the buffer embedded, carrying the whole motion.
+    Gltf,
+    /// Binary glTF 2.0, carrying the whole motion.
+    Glb,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The scene file.
+    pub file: PathBuf,
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// The file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The time of a picture, drawing or Rayshade file, in seconds (default: the simulator's
+    /// start). glTF always carries the whole motion.
+    #[arg(long)]
+    pub time: Option<f64>,
+    #[command(flatten)]
+    pub picture: PictureArgs,
+}
+
+pub fn run(args: ExportArgs) -> ExitCode {
+    match SceneFile::load(&args.file).and_then(|file| export(&args, &file)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
+    let out = &args.output;
+    check_output_folder(out)?;
+    let write = |bytes: &[u8]| {
+        std::fs::write(out, bytes).map_err(|e| format!("{}: error: {e}", out.display()))
+    };
+    if matches!(args.format, ExportFormat::Gltf | ExportFormat::Glb) {
+        if args.time.is_some() {
+            return Err(format!(
+                "{}: error: --time does not apply to glTF, which carries the whole motion",
+                file.name
+            ));
+        }
+        let (_, finish) = file.time_range();
+        let motion = file.simulate(finish)?;
+        let asset = gltf::build(
+            file.frames.meshes(),
+            &file.frames.gltf_bodies(&file.scene),
+            &sampled(file, &motion),
+        )
+        .map_err(|e| format!("{}: error: {e}", file.name))?;
+        return match args.format {
+            ExportFormat::Glb => write(&asset.to_glb()),
+            _ => write(asset.to_gltf().as_bytes()),
+        };
+    }
+    let time = args.time.unwrap_or(file.time_range().0);
+    file.check_time(time, "--time")?;
+    let motion = file.simulate(time)?;
+    let frame = args.picture.frame(file, &motion, time, CameraChoice::Scene);
+    let (width, height) = args.picture.size;
+    let meshes = file.frames.meshes();
+    let failed = |e: asgard::render::export::ExportError| format!("{}: error: {e}", file.name);
+    match args.format {
+        ExportFormat::Ps => write(
+            to_eps(&frame, meshes, width, height)
+                .map_err(failed)?
+                .as_bytes(),
+        ),
+        ExportFormat::Rayshade => write(
+            to_rayshade(&frame, meshes, width, height)
+                .map_err(failed)?
+                .as_bytes(),
+        ),
+        _ => {
+            let mut target = args.picture.offscreen(file)?;
+            let image = target
+                .render(&frame)
+                .map_err(|e| format!("{}: error: {e}", file.name))?;
+            write_ppm(out, &image).map_err(|e| format!("error: {e}"))
+        }
+    }
+}
+
+/// Every body's pose at every time any body's track has a point (at most
+/// [`MAX_GLTF_SAMPLES`], else evenly spaced), from the start to the end of the motion. Where
+/// a body's state jumps (a collision) the state after the jump is kept.
+fn sampled(file: &SceneFile, motion: &SceneMotion) -> Motion {
+    let (start, finish) = file.time_range();
+    let bodies = file.scene.bodies.len();
+    let mut times: Vec<f64> = (0..bodies)
+        .flat_map(|b| motion.track(b, start).times)
+        .filter(|t| (start..=finish).contains(t))
+        .collect();
+    times.push(start);
+    times.sort_by(f64::total_cmp);
+    // glTF keeps times as 32-bit floats: times that round to the same one count once.
+    times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
+    if times.len() > MAX_GLTF_SAMPLES {
+        let step = (finish - start) / (MAX_GLTF_SAMPLES - 1) as f64;
+        times = (0..MAX_GLTF_SAMPLES)
+            .map(|k| start + step * k as f64)
+            .collect();
+    }
+    let poses = (0..bodies)
+        .map(|b| {
+            let initial = BodyState::initial(&file.scene.bodies[b]);
+            times
+                .iter()
+                .map(|&t| motion.body_state(b, t).unwrap_or(initial).pose())
+                .collect()
+        })
+        .collect();
+    Motion { times, poses }
+}

@@ -1,0 +1,470 @@
+//! Pictures of a scene: the glue from the scene model and its motion to a [`Frame`].
+//!
+//! [`SceneFrames::new`] builds, once per evaluated scene, a mesh for every shape part (keyed by
+//! its geometry, so a renderer uploads each once — see [`meshes`]) and each body's parts with
+//! their colours: the body's `color`, else the part's, else a colour of the default palette.
+//! [`SceneFrames::frame`] then describes the scene at any time from the bodies' states (any
+//! [`BodyStates`]: the simulator's motion, or the initial values), with the editing aids the
+//! [`FrameOptions`] ask for:
+//!
+//! - links as lines between their end points (4.1.6);
+//! - velocity and angular velocity vectors of the bodies, and force and torque vectors at their
+//!   points of application, as arrows — forces given by expressions show their value at that
+//!   time (4.1.5);
+//! - trajectories as curves through their Bézier pieces, with their control points (4.1.4);
+//! - handles of the kinds asked for, in the initial state (`scene::handles`);
+//! - the scene's lights, colour times intensity, moving along their trajectories (4.1.8; no
+//!   lights means the renderer's default light into the screen);
+//! - the camera from the scene's `camera` element, which may follow expressions or
+//!   trajectories, or the default view fitted to the bodies (4.1.7);
+//! - a ground grid under the bodies.
+
+pub mod meshes;
+mod motion;
+mod options;
+pub mod palette;
+mod values;
+mod view;
+
+pub use meshes::{PartMeshError, ShapeMeshes};
+pub use options::{CameraChoice, FrameOptions};
+pub use view::ViewSettings;
+
+use crate::render::camera::{Bounds, Viewport};
+use crate::render::export::gltf;
+use crate::render::frame::{
+    Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
+};
+use crate::render::mesh::{MeshKey, MeshLibrary};
+use crate::scene::handles::{handles, Handle};
+use crate::scene::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
+use crate::scene::shapes::{SceneShapes, ShapeError};
+use crate::scene::state::BodyStates;
+use nalgebra::{Point3, Unit, Vector3};
+use std::fmt;
+use values::Values;
+
+/// The times of a movie from `from` to `to` at `fps` frames per second: `from`, then every
+/// `1 / fps`, up to and including `to` when it falls on a frame.
+pub fn frame_times(from: f64, to: f64, fps: f64) -> Vec<f64> {
+    if !(fps > 0.0 && from.is_finite() && to.is_finite() && to >= from) {
+        return Vec::new();
+    }
+    let count = ((to - from) * fps + 1e-9).floor() as usize + 1;
+    (0..count).map(|k| from + k as f64 / fps).collect()
+}
+
+/// Points drawn per Bézier segment of a trajectory curve.
+const CURVE_SAMPLES: usize = 24;
+
+/// Why a scene cannot be drawn: a shape whose geometry or mesh cannot be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SceneFrameError {
+    Shape(ShapeError),
+    Mesh(PartMeshError),
+}
+
+impl fmt::Display for SceneFrameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneFrameError::Shape(e) => e.fmt(f),
+            SceneFrameError::Mesh(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SceneFrameError {}
+
+/// One part of a body as drawn: its mesh, where it sits relative to the centre of mass, and
+/// its colour.
+#[derive(Debug, Clone, PartialEq)]
+struct BodyPart {
+    mesh: MeshKey,
+    offset: Vector3<f64>,
+    colour: Rgba,
+}
+
+/// What is needed to draw one evaluated scene at any time.
+///
+/// Built for one [`Scene`]; every method that takes a scene must be given that same scene.
+#[derive(Debug, Clone)]
+pub struct SceneFrames {
+    shapes: SceneShapes,
+    meshes: ShapeMeshes,
+    /// Per body, its parts.
+    bodies: Vec<Vec<BodyPart>>,
+}
+
+impl SceneFrames {
+    pub fn new(scene: &Scene) -> Result<SceneFrames, SceneFrameError> {
+        let shapes = SceneShapes::new(scene).map_err(SceneFrameError::Shape)?;
+        let meshes = ShapeMeshes::new(scene, &shapes).map_err(SceneFrameError::Mesh)?;
+        let bodies = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(b, body)| {
+                let Some(index) = shapes.shape_index_of(b) else {
+                    return Vec::new();
+                };
+                let (set, shape) = (&scene.shapes[index], shapes.shape(index).expect("built"));
+                let fallback = palette::BODIES[b % palette::BODIES.len()];
+                set.parts
+                    .iter()
+                    .zip(meshes.part_keys(index))
+                    .enumerate()
+                    .map(|(p, (part, &mesh))| BodyPart {
+                        mesh,
+                        offset: shape
+                            .part_offset(p)
+                            .expect("one piece per part")
+                            .translation
+                            .vector,
+                        colour: body
+                            .color
+                            .as_ref()
+                            .map(|c| c.value)
+                            .or(part.color)
+                            .map_or(fallback, palette::rgba),
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(SceneFrames {
+            shapes,
+            meshes,
+            bodies,
+        })
+    }
+
+    /// Every mesh the frames use, for uploading to a renderer and for the exporters.
+    pub fn meshes(&self) -> &MeshLibrary {
+        self.meshes.library()
+    }
+
+    /// The shapes centred on their centres of mass, for picking.
+    pub fn shapes(&self) -> &SceneShapes {
+        &self.shapes
+    }
+
+    /// The box around every body posed by `states` at each of `times`; `None` with no bodies.
+    pub fn bounds(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        times: impl IntoIterator<Item = f64>,
+    ) -> Option<Bounds> {
+        let mut corners = Vec::new();
+        for time in times {
+            let values = Values {
+                scene,
+                shapes: &self.shapes,
+                states,
+                time,
+            };
+            for body in 0..scene.bodies.len() {
+                let (Some(shape), Some(state)) =
+                    (self.shapes.of_body(body), values.body_state(body))
+                else {
+                    continue;
+                };
+                let aabb = shape.shape.aabb(&state.pose());
+                corners.push(Point3::from(aabb.min));
+                corners.push(Point3::from(aabb.max));
+            }
+        }
+        Bounds::around(corners)
+    }
+
+    /// The scene at `time`, with bodies posed by `states` (bodies whose state `states` does
+    /// not know are drawn in their initial state), seen in a picture of `viewport`'s size.
+    /// Without a camera element the view is fitted to the bodies and the editing aids shown.
+    pub fn frame(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        time: f64,
+        options: &FrameOptions,
+        viewport: &Viewport,
+    ) -> Frame {
+        let values = Values {
+            scene,
+            shapes: &self.shapes,
+            states,
+            time,
+        };
+        let mut frame = Frame {
+            objects: self.objects(&values, options),
+            background: options.background,
+            wireframe: options.wireframe,
+            lights: lights(&values),
+            ..Frame::default()
+        };
+        if options.links {
+            frame.lines = links(&values);
+        }
+        if options.vectors {
+            frame.arrows = arrows(&values, options);
+        }
+        if options.trajectories {
+            frame.polylines = trajectories(scene);
+        }
+        if !options.handles.is_empty() {
+            frame.handles = self.handles(scene, options);
+        }
+        let bodies = self.bounds_or_unit(scene, states, time);
+        if options.grid {
+            frame.grid = Some(view::ground_grid(&bodies, palette::GRID));
+        }
+        frame.camera = match &options.camera {
+            CameraChoice::Given(camera) => *camera,
+            CameraChoice::Fit(bounds) => view::fitted(bounds, viewport),
+            CameraChoice::Scene => scene
+                .camera
+                .as_ref()
+                .and_then(|camera| view::scene_camera(camera, &values))
+                .unwrap_or_else(|| view::fitted(&drawn_bounds(&frame, bodies), viewport)),
+        };
+        frame
+    }
+
+    /// The view for a movie of `times`: the scene's camera when it has one (it may move), else
+    /// the default view fitted once to the bodies over all the times, so it stays still.
+    pub fn movie_camera(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        times: &[f64],
+    ) -> CameraChoice {
+        match (
+            &scene.camera,
+            self.bounds(scene, states, times.iter().copied()),
+        ) {
+            (None, Some(bounds)) => CameraChoice::Fit(bounds),
+            _ => CameraChoice::Scene,
+        }
+    }
+
+    /// The bodies' bounds at `time`, or a unit box at the origin when there are none.
+    fn bounds_or_unit(&self, scene: &Scene, states: &dyn BodyStates, time: f64) -> Bounds {
+        self.bounds(scene, states, [time]).unwrap_or(Bounds {
+            min: Point3::new(-1.0, -1.0, -1.0),
+            max: Point3::new(1.0, 1.0, 1.0),
+        })
+    }
+
+    /// The bodies for glTF export: their parts and initial poses.
+    pub fn gltf_bodies(&self, scene: &Scene) -> Vec<gltf::Body> {
+        scene
+            .bodies
+            .iter()
+            .zip(&self.bodies)
+            .map(|(body, parts)| gltf::Body {
+                name: body.name.clone(),
+                parts: parts
+                    .iter()
+                    .map(|part| gltf::Part {
+                        mesh: part.mesh,
+                        offset: part.offset,
+                        colour: part.colour,
+                    })
+                    .collect(),
+                pose: crate::scene::state::BodyState::initial(body).pose(),
+            })
+            .collect()
+    }
+
+    fn objects(&self, values: &Values, options: &FrameOptions) -> Vec<Object> {
+        let mut objects = Vec::with_capacity(self.bodies.iter().map(Vec::len).sum());
+        for (b, parts) in self.bodies.iter().enumerate() {
+            let Some(state) = values.body_state(b) else {
+                continue;
+            };
+            let pose = state.pose();
+            let selected = options.selected_bodies.contains(&b);
+            objects.extend(parts.iter().map(|part| Object {
+                mesh: part.mesh,
+                pose,
+                offset: part.offset,
+                colour: part.colour,
+                selected,
+            }));
+        }
+        objects
+    }
+
+    fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<FrameHandle> {
+        let all: Vec<Handle> = handles(scene, &self.shapes, &options.scales);
+        all.iter()
+            .enumerate()
+            .filter(|(_, h)| options.handles.contains(&h.kind))
+            .map(|(i, h)| FrameHandle {
+                position: Point3::from(h.position),
+                colour: palette::handle(h.kind),
+                highlighted: options.highlighted_handle == Some(i),
+            })
+            .collect()
+    }
+}
+
+/// `bodies` grown to hold the editing aids of `frame` (links, vectors, handles and
+/// trajectories), so that a fitted view shows them too.
+fn drawn_bounds(frame: &Frame, bodies: Bounds) -> Bounds {
+    let aids = frame
+        .lines
+        .iter()
+        .flat_map(|l| [l.from, l.to])
+        .chain(
+            frame
+                .arrows
+                .iter()
+                .flat_map(|a| [a.origin, a.origin + a.vector]),
+        )
+        .chain(frame.handles.iter().map(|h| h.position))
+        .chain(
+            frame
+                .polylines
+                .iter()
+                .flat_map(|p| p.points.iter().copied()),
+        );
+    Bounds::around(aids.chain([bodies.min, bodies.max])).unwrap_or(bodies)
+}
+
+/// The scene's lights at the time of `values`: colour times intensity; a light on a
+/// trajectory is where the trajectory is.
+fn lights(values: &Values) -> Vec<Light> {
+    values
+        .scene
+        .lights
+        .iter()
+        .filter_map(|light| {
+            let intensity = light.intensity as f32;
+            let colour = [light.color.r, light.color.g, light.color.b].map(|c| c * intensity);
+            match light.kind {
+                LightKind::Point => {
+                    let position = light
+                        .trajectory
+                        .as_deref()
+                        .and_then(|name| values.trajectory(name))
+                        .unwrap_or(light.pos.value);
+                    Some(Light::Point {
+                        position: Point3::from(position),
+                        colour,
+                    })
+                }
+                LightKind::Directional => Some(Light::Directional {
+                    direction: Unit::try_new(light.dir.value, 0.0)?,
+                    colour,
+                }),
+            }
+        })
+        .collect()
+}
+
+/// Every link whose two ends are known at this time, as a line between them.
+fn links(values: &Values) -> Vec<Line> {
+    values
+        .scene
+        .links
+        .iter()
+        .filter_map(|link| {
+            let from = values
+                .named_state(&link.body1)?
+                .to_world(&link.offset1.value);
+            let to = match &link.target {
+                LinkTarget::Body { body2, offset2 } => {
+                    values.named_state(body2)?.to_world(&offset2.value)
+                }
+                LinkTarget::Point(point) => values.vector(point)?,
+                LinkTarget::Trajectory(name) => values.trajectory(name)?,
+            };
+            Some(Line {
+                from: Point3::from(from),
+                to: Point3::from(to),
+                colour: palette::LINK,
+            })
+        })
+        .collect()
+}
+
+/// Velocity and angular velocity arrows from every moving body's centre of mass, and force and
+/// torque arrows from their points of application, at this time.
+fn arrows(values: &Values, options: &FrameOptions) -> Vec<Arrow> {
+    let scene = values.scene;
+    let scales = &options.scales;
+    let mut arrows = Vec::new();
+    let mut push = |origin: Vec3, vector: Vec3, colour| {
+        if vector.norm() > 0.0 {
+            arrows.push(Arrow {
+                origin: Point3::from(origin),
+                vector,
+                colour,
+            });
+        }
+    };
+    for (b, body) in scene.bodies.iter().enumerate() {
+        let Some(state) = values.body_state(b).filter(|_| !body.fixed) else {
+            continue;
+        };
+        push(
+            state.position,
+            state.velocity * scales.velocity,
+            palette::VELOCITY,
+        );
+        push(
+            state.position,
+            state.angular_velocity * scales.angular_velocity,
+            palette::ANGULAR_VELOCITY,
+        );
+    }
+    for force in &scene.forces {
+        let Some(state) = values.named_state(&force.body) else {
+            continue;
+        };
+        let vector = match &force.value {
+            ForceValue::Components(v) => values.vector(v),
+            ForceValue::Gravity(g) => values.mass(&force.body).map(|mass| g.value * mass),
+            ForceValue::Trajectory(name) => values.trajectory(name),
+        };
+        let Some(vector) = vector else {
+            continue;
+        };
+        let (scale, colour) = match force.kind {
+            ForceKind::Force => (scales.force, palette::FORCE),
+            ForceKind::Torque => (scales.torque, palette::TORQUE),
+        };
+        push(state.to_world(&force.offset.value), vector * scale, colour);
+    }
+    arrows
+}
+
+/// Every piece of every trajectory as a curve sampled along its Bézier segments, with its
+/// control points.
+fn trajectories(scene: &Scene) -> Vec<Polyline> {
+    let pieces = scene.trajectories.iter().flat_map(|t| &t.pieces);
+    pieces
+        .map(|piece| {
+            let mut points: Vec<Point3<f64>> = piece
+                .points
+                .first()
+                .map(|p| Point3::from(p.pos))
+                .into_iter()
+                .collect();
+            for segment in piece.segments() {
+                points.extend((1..=CURVE_SAMPLES).map(|k| {
+                    let t =
+                        segment.t0 + (segment.t1 - segment.t0) * k as f64 / CURVE_SAMPLES as f64;
+                    Point3::from(segment.position(t))
+                }));
+            }
+            Polyline {
+                points,
+                colour: palette::TRAJECTORY,
+                control_points: piece.points.iter().map(|p| Point3::from(p.pos)).collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,49 @@
+//! The simulator's computed motion as a source of body states for pictures.
+
+use crate::scene::state::{BodyState, BodyStates};
+use crate::sim::physics::SceneMotion;
+
+impl BodyStates for SceneMotion {
+    /// The computed state, or `None` for a time not computed (yet).
+    fn body_state(&self, body: usize, time: f64) -> Option<BodyState> {
+        if body >= self.bodies().len() {
+            return None;
+        }
+        let state = self.state(body, time)?;
+        Some(BodyState {
+            position: state.position,
+            rotation: state.rotation,
+            velocity: state.velocity,
+            angular_velocity: state.angular_velocity,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::evaluate;
+    use crate::sim::physics::Model;
+
+    #[test]
+    fn motion_states_follow_the_simulation() {
+        let scene = evaluate(
+            "simulator finish 1 step 0.1
+             shape_set ball desc {sphere 0.5}
+             body still shape ball init_pos {5 0 0} fixed 1
+             body b shape ball init_pos {0 10 0} init_dpos {1 0 0} mass 2
+             force body b gravity {0 -9.81 0}",
+        )
+        .unwrap();
+        let model = Model::compile(&scene).unwrap();
+        let mut simulation = model.simulation(model.options()).unwrap();
+        simulation.run_to_end().unwrap();
+        let motion = model.motion(simulation.motion());
+        let state = motion.body_state(1, 1.0).unwrap();
+        assert!((state.position.y - (10.0 - 9.81 / 2.0)).abs() < 1e-9);
+        assert!((state.position.x - 1.0).abs() < 1e-12);
+        assert_eq!(motion.body_state(0, 0.5).unwrap().position.x, 5.0);
+        assert_eq!(motion.body_state(1, 2.0), None);
+        assert_eq!(motion.body_state(2, 0.0), None);
+    }
+}

@@ -1,0 +1,668 @@
+//! What changed between two evaluations of a scene text (4.2.2, 5.2.5).
+//!
+//! Named elements (shapes, bodies, trajectories, lights) are matched by name; the camera and
+//! the simulator settings are one each. Forces and links have no names: they are matched
+//! within the group acting on the same body, in text order, by the longest common subsequence
+//! of identical elements, so that inserting a force before another one on the same body shows
+//! as one added force and nothing else; elements left between two matched ones pair up as
+//! changed.
+//!
+//! Each changed element says which aspects changed: its initial conditions (`init_*` only), its
+//! equations of motion (shape, mass, inertia, forces, links, trajectories, restitution, fixed,
+//! articulated body) or only its appearance (colours, lights, camera). The simulator resets only
+//! what changed: [`SceneDiff::equations_changed`] and [`SceneDiff::initial_changed`] name the
+//! bodies whose equations or initial values changed, whatever element the change was made in.
+//!
+//! Spans and source text are not compared: an edit elsewhere that moves an element in the text
+//! does not change it.
+
+use super::element::{ElementKind, ElementRef};
+use super::model::{
+    Body, Camera, CameraValue, Force, ForceValue, Light, Link, LinkTarget, Scene, ShapeSet,
+    Trajectory,
+};
+use std::collections::{BTreeSet, HashMap};
+
+/// Which aspects of an element changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Aspects {
+    /// Initial conditions: `init_pos`, `init_rot`, `init_dpos`, `init_drot`.
+    pub initial: bool,
+    /// Anything the equations of motion depend on.
+    pub equations: bool,
+    /// Only how the scene looks.
+    pub appearance: bool,
+}
+
+impl Aspects {
+    pub const INITIAL: Aspects = Aspects {
+        initial: true,
+        equations: false,
+        appearance: false,
+    };
+    pub const EQUATIONS: Aspects = Aspects {
+        initial: false,
+        equations: true,
+        appearance: false,
+    };
+    pub const APPEARANCE: Aspects = Aspects {
+        initial: false,
+        equations: false,
+        appearance: true,
+    };
+
+    pub fn any(self) -> bool {
+        self.initial || self.equations || self.appearance
+    }
+}
+
+/// How one element differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    Changed(Aspects),
+}
+
+/// One element that was added, removed or changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElementChange {
+    pub kind: ElementKind,
+    /// Its index in the old scene, unless added.
+    pub old: Option<usize>,
+    /// Its index in the new scene, unless removed.
+    pub new: Option<usize>,
+    pub change: ChangeKind,
+}
+
+impl ElementChange {
+    /// The element in the new scene (for added and changed elements).
+    pub fn new_element(&self) -> Option<ElementRef> {
+        self.new.map(|i| ElementRef::new(self.kind, i))
+    }
+
+    /// The element in the old scene (for removed and changed elements).
+    pub fn old_element(&self) -> Option<ElementRef> {
+        self.old.map(|i| ElementRef::new(self.kind, i))
+    }
+}
+
+/// The differences between two scenes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SceneDiff {
+    /// Every added, removed or changed element, by kind, then in text order.
+    pub changes: Vec<ElementChange>,
+    /// Bodies of the new scene whose equations of motion changed: the body itself, its shape,
+    /// a force or link acting on it, or a trajectory it follows or its forces and links use.
+    /// Added bodies are included.
+    pub equations_changed: BTreeSet<String>,
+    /// Bodies of the new scene whose initial values changed (added bodies included).
+    pub initial_changed: BTreeSet<String>,
+}
+
+impl SceneDiff {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// Whether the time range or integration settings changed.
+    pub fn simulator_changed(&self) -> bool {
+        self.changes
+            .iter()
+            .any(|c| c.kind == ElementKind::Simulator)
+    }
+}
+
+/// The differences from `old` to `new`.
+pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
+    let mut d = Differ {
+        old,
+        new,
+        out: SceneDiff::default(),
+    };
+    d.named(
+        ElementKind::Shape,
+        &old.shapes,
+        &new.shapes,
+        |s| Some(&s.name),
+        shape_aspects,
+    );
+    d.named(
+        ElementKind::Body,
+        &old.bodies,
+        &new.bodies,
+        |b| Some(&b.name),
+        body_aspects,
+    );
+    d.unnamed(
+        ElementKind::Force,
+        &old.forces,
+        &new.forces,
+        |f| &f.body,
+        same_force,
+    );
+    d.unnamed(
+        ElementKind::Link,
+        &old.links,
+        &new.links,
+        |l| &l.body1,
+        same_link,
+    );
+    d.named(
+        ElementKind::Trajectory,
+        &old.trajectories,
+        &new.trajectories,
+        |t| Some(&t.name),
+        trajectory_aspects,
+    );
+    d.named(
+        ElementKind::Light,
+        &old.lights,
+        &new.lights,
+        |l| l.name.as_ref(),
+        light_aspects,
+    );
+    d.singletons();
+    d.affected_bodies();
+    d.out
+}
+
+struct Differ<'a> {
+    old: &'a Scene,
+    new: &'a Scene,
+    out: SceneDiff,
+}
+
+impl Differ<'_> {
+    fn push(
+        &mut self,
+        kind: ElementKind,
+        old: Option<usize>,
+        new: Option<usize>,
+        change: ChangeKind,
+    ) {
+        self.out.changes.push(ElementChange {
+            kind,
+            old,
+            new,
+            change,
+        });
+    }
+
+    /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
+    /// Usually the names come in the same order in both scenes, and the common run of equal
+    /// names is compared pairwise without a lookup.
+    fn named<T>(
+        &mut self,
+        kind: ElementKind,
+        old: &[T],
+        new: &[T],
+        name: impl Fn(&T) -> Option<&String>,
+        aspects: impl Fn(&T, &T) -> Aspects,
+    ) {
+        let same_names = old
+            .iter()
+            .zip(new)
+            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+            .count();
+        for i in 0..same_names {
+            let a = aspects(&old[i], &new[i]);
+            if a.any() {
+                self.push(kind, Some(i), Some(i), ChangeKind::Changed(a));
+            }
+        }
+        let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
+        let old_index: HashMap<&str, usize> = old_rest
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| Some((name(e)?.as_str(), i)))
+            .collect();
+        let mut matched = vec![false; old_rest.len()];
+        let mut unnamed_old = old_rest
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| name(e).is_none());
+        for (j, e) in new_rest.iter().enumerate() {
+            let i = match name(e) {
+                Some(n) => old_index.get(n.as_str()).copied(),
+                None => unnamed_old.next().map(|(i, _)| i),
+            };
+            let j = j + same_names;
+            match i {
+                Some(i) => {
+                    matched[i] = true;
+                    let a = aspects(&old_rest[i], e);
+                    if a.any() {
+                        self.push(kind, Some(i + same_names), Some(j), ChangeKind::Changed(a));
+                    }
+                }
+                None => self.push(kind, None, Some(j), ChangeKind::Added),
+            }
+        }
+        for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
+            self.push(kind, Some(i + same_names), None, ChangeKind::Removed);
+        }
+    }
+
+    /// Forces and links: matched within groups of the same key (the body they act on). The
+    /// identical elements at the start and end of both lists match each other in order (as
+    /// they would within their groups); only the middle is grouped.
+    fn unnamed<T>(
+        &mut self,
+        kind: ElementKind,
+        old: &[T],
+        new: &[T],
+        key: impl Fn(&T) -> &String,
+        same: impl Fn(&T, &T) -> bool,
+    ) {
+        let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
+        let suffix = old[prefix..]
+            .iter()
+            .rev()
+            .zip(new[prefix..].iter().rev())
+            .take_while(|(a, b)| same(a, b))
+            .count();
+        let old_middle = prefix..old.len() - suffix;
+        let new_middle = prefix..new.len() - suffix;
+        let mut keys: Vec<&str> = Vec::new();
+        let mut groups: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+        for (side, list, range) in [(0, old, old_middle), (1, new, new_middle)] {
+            for i in range {
+                let k = key(&list[i]).as_str();
+                let group = groups.entry(k).or_insert_with(|| {
+                    keys.push(k);
+                    (Vec::new(), Vec::new())
+                });
+                if side == 0 {
+                    group.0.push(i);
+                } else {
+                    group.1.push(i);
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for k in keys {
+            let (o, n) = &groups[k];
+            for (a, b) in align(o, n, |i, j| same(&old[i], &new[j])) {
+                match (a, b) {
+                    (Some(i), Some(j)) if !same(&old[i], &new[j]) => {
+                        found.push((Some(i), Some(j), ChangeKind::Changed(Aspects::EQUATIONS)))
+                    }
+                    (Some(_), Some(_)) => {}
+                    (Some(i), None) => found.push((Some(i), None, ChangeKind::Removed)),
+                    (None, Some(j)) => found.push((None, Some(j), ChangeKind::Added)),
+                    (None, None) => {}
+                }
+            }
+        }
+        // Text order: by new index, removed ones by old index after.
+        found.sort_by_key(|(i, j, _)| (j.is_none(), j.or(*i)));
+        for (i, j, change) in found {
+            self.push(kind, i, j, change);
+        }
+    }
+
+    fn singletons(&mut self) {
+        match (&self.old.camera, &self.new.camera) {
+            (Some(a), Some(b)) if !same_camera(a, b) => self.push(
+                ElementKind::Camera,
+                Some(0),
+                Some(0),
+                ChangeKind::Changed(Aspects::APPEARANCE),
+            ),
+            (None, Some(_)) => self.push(ElementKind::Camera, None, Some(0), ChangeKind::Added),
+            (Some(_), None) => self.push(ElementKind::Camera, Some(0), None, ChangeKind::Removed),
+            _ => {}
+        }
+        if self.old.simulator != self.new.simulator {
+            let side = |s: &Scene| s.simulator_origin.as_ref().map(|_| 0);
+            self.push(
+                ElementKind::Simulator,
+                side(self.old),
+                side(self.new),
+                ChangeKind::Changed(Aspects::EQUATIONS),
+            );
+        }
+    }
+
+    /// Fills the sets of bodies whose equations or initial values changed.
+    fn affected_bodies(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let mut equations: BTreeSet<&str> = BTreeSet::new();
+        let mut initial: BTreeSet<&str> = BTreeSet::new();
+        let mut changed_shapes: BTreeSet<&str> = BTreeSet::new();
+        let mut changed_trajectories: BTreeSet<&str> = BTreeSet::new();
+        for c in &self.out.changes {
+            let equations_too = match c.change {
+                ChangeKind::Changed(a) => a.equations,
+                _ => true,
+            };
+            let both = c
+                .old
+                .into_iter()
+                .map(|i| (old, i))
+                .chain(c.new.map(|j| (new, j)));
+            for (scene, i) in both {
+                match c.kind {
+                    ElementKind::Body => {
+                        let name = scene.bodies[i].name.as_str();
+                        if equations_too {
+                            equations.insert(name);
+                        }
+                        if matches!(c.change, ChangeKind::Added)
+                            || matches!(c.change, ChangeKind::Changed(a) if a.initial)
+                        {
+                            initial.insert(name);
+                        }
+                    }
+                    ElementKind::Shape if equations_too => {
+                        changed_shapes.insert(scene.shapes[i].name.as_str());
+                    }
+                    ElementKind::Force => {
+                        equations.insert(scene.forces[i].body.as_str());
+                    }
+                    ElementKind::Link => {
+                        let link = &scene.links[i];
+                        equations.insert(link.body1.as_str());
+                        if let LinkTarget::Body { body2, .. } = &link.target {
+                            equations.insert(body2.as_str());
+                        }
+                    }
+                    ElementKind::Trajectory => {
+                        let t = &scene.trajectories[i];
+                        changed_trajectories.insert(t.name.as_str());
+                        equations.extend(t.attachments.iter().map(|a| a.body.as_str()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for body in &new.bodies {
+            if changed_shapes.contains(body.shape.as_str()) {
+                equations.insert(body.name.as_str());
+            }
+        }
+        if !changed_trajectories.is_empty() {
+            for force in &new.forces {
+                if uses_trajectory_force(force, &changed_trajectories) {
+                    equations.insert(force.body.as_str());
+                }
+            }
+            for link in &new.links {
+                if uses_trajectory_link(link, &changed_trajectories) {
+                    equations.insert(link.body1.as_str());
+                    if let LinkTarget::Body { body2, .. } = &link.target {
+                        equations.insert(body2.as_str());
+                    }
+                }
+            }
+        }
+        let exists = |name: &&str| new.body(name).is_some();
+        self.out.equations_changed = equations
+            .into_iter()
+            .filter(exists)
+            .map(str::to_string)
+            .collect();
+        self.out.initial_changed = initial
+            .into_iter()
+            .filter(exists)
+            .map(str::to_string)
+            .collect();
+    }
+}
+
+fn uses_trajectory_force(force: &Force, names: &BTreeSet<&str>) -> bool {
+    match &force.value {
+        ForceValue::Trajectory(t) => names.contains(t.as_str()),
+        ForceValue::Components(v) => v.components().iter().any(|c| {
+            c.references()
+                .iter()
+                .any(|r| names.contains(r.name.as_str()))
+        }),
+        ForceValue::Gravity(_) => false,
+    }
+}
+
+fn uses_trajectory_link(link: &Link, names: &BTreeSet<&str>) -> bool {
+    match &link.target {
+        LinkTarget::Trajectory(t) => names.contains(t.as_str()),
+        LinkTarget::Point(v) => v.components().iter().any(|c| {
+            c.references()
+                .iter()
+                .any(|r| names.contains(r.name.as_str()))
+        }),
+        LinkTarget::Body { .. } => false,
+    }
+}
+
+/// Pairs the elements of two sequences: matched identical elements, elements left between
+/// matches paired in order (changed), and the rest alone (removed or added).
+fn align(
+    old: &[usize],
+    new: &[usize],
+    same: impl Fn(usize, usize) -> bool,
+) -> Vec<(Option<usize>, Option<usize>)> {
+    let prefix = old
+        .iter()
+        .zip(new)
+        .take_while(|(a, b)| same(**a, **b))
+        .count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| same(**a, **b))
+        .count();
+    let (o, n) = (
+        &old[prefix..old.len() - suffix],
+        &new[prefix..new.len() - suffix],
+    );
+    let mut out: Vec<(Option<usize>, Option<usize>)> = old[..prefix]
+        .iter()
+        .zip(&new[..prefix])
+        .map(|(a, b)| (Some(*a), Some(*b)))
+        .collect();
+    let anchors = common_subsequence(o, n, &same);
+    let (mut i, mut j) = (0, 0);
+    for (ai, aj) in anchors.into_iter().chain([(o.len(), n.len())]) {
+        // The gap before this anchor: pair in order, the rest alone.
+        let (gap_o, gap_n) = (&o[i..ai], &n[j..aj]);
+        for k in 0..gap_o.len().max(gap_n.len()) {
+            out.push((gap_o.get(k).copied(), gap_n.get(k).copied()));
+        }
+        if ai < o.len() {
+            out.push((Some(o[ai]), Some(n[aj])));
+        }
+        (i, j) = (ai + 1, aj + 1);
+    }
+    out.extend(
+        old[old.len() - suffix..]
+            .iter()
+            .zip(&new[new.len() - suffix..])
+            .map(|(a, b)| (Some(*a), Some(*b))),
+    );
+    out
+}
+
+/// Beyond this many cells the middle parts are not searched for common elements (they are
+/// paired in order): a single edit leaves a middle of one or two elements.
+const MAX_LCS_CELLS: usize = 1 << 20;
+
+/// Index pairs of a longest common subsequence of identical elements.
+fn common_subsequence(
+    o: &[usize],
+    n: &[usize],
+    same: &impl Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
+    if o.is_empty() || n.is_empty() || o.len() * n.len() > MAX_LCS_CELLS {
+        return Vec::new();
+    }
+    let w = n.len() + 1;
+    // lengths[i * w + j]: LCS length of o[i..] and n[j..].
+    let mut lengths = vec![0u32; (o.len() + 1) * w];
+    for i in (0..o.len()).rev() {
+        for j in (0..n.len()).rev() {
+            lengths[i * w + j] = if same(o[i], n[j]) {
+                lengths[(i + 1) * w + j + 1] + 1
+            } else {
+                lengths[(i + 1) * w + j].max(lengths[i * w + j + 1])
+            };
+        }
+    }
+    let mut pairs = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < o.len() && j < n.len() {
+        if same(o[i], n[j]) {
+            pairs.push((i, j));
+            i += 1;
+            j += 1;
+        } else if lengths[(i + 1) * w + j] >= lengths[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    pairs
+}
+
+fn shape_aspects(a: &ShapeSet, b: &ShapeSet) -> Aspects {
+    let geometry = a.parts.len() != b.parts.len()
+        || a.parts
+            .iter()
+            .zip(&b.parts)
+            .any(|(p, q)| p.pos != q.pos || p.geometry != q.geometry);
+    let colors = a
+        .parts
+        .iter()
+        .map(|p| p.color)
+        .ne(b.parts.iter().map(|p| p.color));
+    Aspects {
+        initial: false,
+        equations: geometry,
+        appearance: colors,
+    }
+}
+
+fn body_aspects(a: &Body, b: &Body) -> Aspects {
+    let initial = a.init_pos.value != b.init_pos.value
+        || a.init_rot.value != b.init_rot.value
+        || a.init_dpos.value != b.init_dpos.value
+        || a.init_drot.value != b.init_drot.value;
+    let equations = a.shape != b.shape
+        || a.mass.as_ref().map(|m| m.value) != b.mass.as_ref().map(|m| m.value)
+        || a.inertia.as_ref().map(|m| m.value) != b.inertia.as_ref().map(|m| m.value)
+        || a.artbody != b.artbody
+        || a.restitution.value != b.restitution.value
+        || a.fixed != b.fixed;
+    let appearance = a.color.as_ref().map(|c| c.value) != b.color.as_ref().map(|c| c.value);
+    Aspects {
+        initial,
+        equations,
+        appearance,
+    }
+}
+
+fn same_force(a: &Force, b: &Force) -> bool {
+    let value = match (&a.value, &b.value) {
+        (ForceValue::Components(x), ForceValue::Components(y)) => x.same_as(y),
+        (ForceValue::Gravity(x), ForceValue::Gravity(y)) => x.value == y.value,
+        (ForceValue::Trajectory(x), ForceValue::Trajectory(y)) => x == y,
+        _ => false,
+    };
+    value && a.kind == b.kind && a.body == b.body && a.offset.value == b.offset.value
+}
+
+fn same_link(a: &Link, b: &Link) -> bool {
+    let target = match (&a.target, &b.target) {
+        (
+            LinkTarget::Body { body2, offset2 },
+            LinkTarget::Body {
+                body2: body2b,
+                offset2: offset2b,
+            },
+        ) => body2 == body2b && offset2.value == offset2b.value,
+        (LinkTarget::Point(x), LinkTarget::Point(y)) => x.same_as(y),
+        (LinkTarget::Trajectory(x), LinkTarget::Trajectory(y)) => x == y,
+        _ => false,
+    };
+    target
+        && a.body1 == b.body1
+        && a.offset1.value == b.offset1.value
+        && a.tightness.value == b.tightness.value
+}
+
+fn trajectory_aspects(a: &Trajectory, b: &Trajectory) -> Aspects {
+    let points = |t: &Trajectory| -> Vec<Vec<(f64, [f64; 3])>> {
+        t.pieces
+            .iter()
+            .map(|p| p.points.iter().map(|c| (c.time, c.pos.into())).collect())
+            .collect()
+    };
+    if points(a) != points(b) || a.attachments != b.attachments {
+        Aspects::EQUATIONS
+    } else {
+        Aspects::default()
+    }
+}
+
+fn light_aspects(a: &Light, b: &Light) -> Aspects {
+    let same = a.kind == b.kind
+        && a.pos.value == b.pos.value
+        && a.dir.value == b.dir.value
+        && a.color == b.color
+        && a.intensity == b.intensity
+        && a.trajectory == b.trajectory;
+    if same {
+        Aspects::default()
+    } else {
+        Aspects::APPEARANCE
+    }
+}
+
+fn same_camera(a: &Camera, b: &Camera) -> bool {
+    let same_value = |x: &CameraValue, y: &CameraValue| match (x, y) {
+        (CameraValue::Constant(p), CameraValue::Constant(q)) => p.value == q.value,
+        (CameraValue::Expressions(p), CameraValue::Expressions(q)) => p.same_as(q),
+        (CameraValue::Trajectory(p), CameraValue::Trajectory(q)) => p == q,
+        _ => false,
+    };
+    same_value(&a.pos, &b.pos)
+        && same_value(&a.rot, &b.rot)
+        && same_value(&a.center, &b.center)
+        && a.scale.value == b.scale.value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alignment_keeps_identical_elements_matched() {
+        let same = |a: usize, b: usize| a == b;
+        // Old forces 1 2 3, new 9 1 2 3: one added in front.
+        assert_eq!(
+            align(&[1, 2, 3], &[9, 1, 2, 3], same),
+            vec![
+                (None, Some(9)),
+                (Some(1), Some(1)),
+                (Some(2), Some(2)),
+                (Some(3), Some(3))
+            ]
+        );
+        // The middle one changed.
+        assert_eq!(
+            align(&[1, 2, 3], &[1, 7, 3], same),
+            vec![(Some(1), Some(1)), (Some(2), Some(7)), (Some(3), Some(3))]
+        );
+        // One removed, one changed.
+        assert_eq!(
+            align(&[1, 2, 3, 4], &[1, 8, 4], same),
+            vec![
+                (Some(1), Some(1)),
+                (Some(2), Some(8)),
+                (Some(3), None),
+                (Some(4), Some(4))
+            ]
+        );
+    }
+}

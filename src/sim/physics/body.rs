@@ -1,0 +1,276 @@
+//! Rigid bodies as the simulator sees them: mass properties, the thirteen state variables and
+//! their initial values.
+//!
+//! A moving body has, in this order and with consecutive variable ids:
+//!
+//! | offset | variables | meaning |
+//! |---|---|---|
+//! | 0..3 | `x y z` | position of the centre of mass (world) |
+//! | 3..7 | `qw qx qy qz` | orientation quaternion (body → world), not kept at unit length |
+//! | 7..10 | `dx dy dz` | linear velocity (world) |
+//! | 10..13 | `Lx Ly Lz` | angular momentum about the centre of mass (world axes) |
+//!
+//! Angular momentum rather than angular velocity is the rotational state because its equation
+//! is simply `L' = τ`: a torque-free body keeps `L` exactly, whatever the integration error, and
+//! the gyroscopic term comes out of `ω = R I⁻¹ Rᵀ L` without being written. A fixed body has no
+//! variables: it stays at its initial position and orientation.
+//!
+//! The shape is placed relative to the centre of mass: a point `p` of the shape (in the shape
+//! set's coordinates) is at `position + R (p - center)` in the world.
+
+use super::error::PhysicsError;
+use crate::geom::MassProperties;
+use crate::scene::model::{Body, ShapeSet};
+use crate::sim::VarId;
+use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+
+/// Number of state variables of a moving body.
+pub const BODY_VARIABLES: usize = 13;
+
+/// Offsets of the state variables within a body's block, and their name suffixes.
+pub(crate) mod slot {
+    pub const POSITION: usize = 0;
+    pub const ROTATION: usize = 3;
+    pub const VELOCITY: usize = 7;
+    pub const MOMENTUM: usize = 10;
+    pub const NAMES: [&str; super::BODY_VARIABLES] = [
+        "x", "y", "z", "qw", "qx", "qy", "qz", "dx", "dy", "dz", "Lx", "Ly", "Lz",
+    ];
+}
+
+/// The thirteen variables of a moving body: ids `first .. first + 13`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyVars {
+    pub first: VarId,
+}
+
+impl BodyVars {
+    /// The variable at `offset` in the body's block (see the module documentation).
+    pub fn at(self, offset: usize) -> VarId {
+        VarId(self.first.0 + offset as u32)
+    }
+
+    pub fn position(self) -> [VarId; 3] {
+        [0, 1, 2].map(|k| self.at(slot::POSITION + k))
+    }
+
+    /// `qw qx qy qz`.
+    pub fn rotation(self) -> [VarId; 4] {
+        [0, 1, 2, 3].map(|k| self.at(slot::ROTATION + k))
+    }
+
+    pub fn velocity(self) -> [VarId; 3] {
+        [0, 1, 2].map(|k| self.at(slot::VELOCITY + k))
+    }
+
+    pub fn momentum(self) -> [VarId; 3] {
+        [0, 1, 2].map(|k| self.at(slot::MOMENTUM + k))
+    }
+}
+
+/// Mass properties and state layout of one body of the scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyModel {
+    pub name: String,
+    pub mass: f64,
+    /// Inertia tensor about the centre of mass, body axes.
+    pub inertia: Matrix3<f64>,
+    pub(crate) inverse_inertia: Matrix3<f64>,
+    /// The centre of mass in the shape set's coordinates (where the shape is drawn from).
+    pub center: Vector3<f64>,
+    /// `None` for a fixed body.
+    pub vars: Option<BodyVars>,
+    /// The state at the start time.
+    pub initial: InitialState,
+}
+
+/// A body's state at the start, as the scene gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InitialState {
+    pub position: Vector3<f64>,
+    pub rotation: UnitQuaternion<f64>,
+    pub velocity: Vector3<f64>,
+    /// World axes.
+    pub angular_velocity: Vector3<f64>,
+}
+
+impl BodyModel {
+    /// The body `body` with the mass properties of its shape (`shape_props`, unit density)
+    /// overridden by a given mass or inertia, checked to be physical.
+    pub(crate) fn new(
+        body: &Body,
+        shape_props: Option<&MassProperties>,
+    ) -> Result<BodyModel, PhysicsError> {
+        let at = Some(body.origin.command);
+        let props = match shape_props {
+            Some(props) => *props,
+            None if body.mass.is_some() && body.inertia.is_some() => MassProperties {
+                mass: 0.0,
+                center: Vector3::zeros(),
+                inertia: Matrix3::zeros(),
+            },
+            None => {
+                return Err(PhysicsError::model(
+                    format!(
+                        "body {}: shape `{}` is not defined, and without a shape both `mass` and `inertia` must be given",
+                        body.name, body.shape
+                    ),
+                    at,
+                ))
+            }
+        };
+        let mass = match &body.mass {
+            Some(given) => given.value,
+            None => props.mass,
+        };
+        if !(mass.is_finite() && mass > 0.0) {
+            let span = body.mass.as_ref().and_then(|m| m.span).or(at);
+            return Err(PhysicsError::model(
+                format!(
+                    "body {}: the mass must be positive and finite, got {mass}",
+                    body.name
+                ),
+                span,
+            ));
+        }
+        let inertia = match &body.inertia {
+            Some(given) => given.value,
+            // Computed inertia scales with the density the given mass implies.
+            None => props.inertia * (mass / props.mass),
+        };
+        let inverse_inertia = checked_inverse(&inertia).ok_or_else(|| {
+            let span = body.inertia.as_ref().and_then(|i| i.span).or(at);
+            PhysicsError::model(
+                format!(
+                    "body {}: the inertia tensor must be symmetric positive definite, got {:?}",
+                    body.name,
+                    inertia.as_slice()
+                ),
+                span,
+            )
+        })?;
+        let initial = InitialState {
+            position: body.init_pos.value,
+            rotation: UnitQuaternion::from_scaled_axis(body.init_rot.value),
+            velocity: if body.fixed {
+                Vector3::zeros()
+            } else {
+                body.init_dpos.value
+            },
+            angular_velocity: if body.fixed {
+                Vector3::zeros()
+            } else {
+                body.init_drot.value
+            },
+        };
+        let finite = [
+            initial.position,
+            body.init_rot.value,
+            initial.velocity,
+            initial.angular_velocity,
+        ]
+        .iter()
+        .all(|v| v.iter().all(|c| c.is_finite()));
+        if !finite {
+            return Err(PhysicsError::model(
+                format!("body {}: initial values must be finite", body.name),
+                at,
+            ));
+        }
+        Ok(BodyModel {
+            name: body.name.clone(),
+            mass,
+            inertia,
+            inverse_inertia,
+            center: props.center,
+            vars: None,
+            initial,
+        })
+    }
+
+    pub fn is_fixed(&self) -> bool {
+        self.vars.is_none()
+    }
+
+    /// The world inertia tensor `R I Rᵀ` at orientation `rotation`.
+    pub fn world_inertia(&self, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
+        let r = rotation.to_rotation_matrix().into_inner();
+        r * self.inertia * r.transpose()
+    }
+
+    /// The angular velocity `R I⁻¹ Rᵀ L` of angular momentum `momentum` at `rotation`.
+    pub fn angular_velocity(
+        &self,
+        rotation: &UnitQuaternion<f64>,
+        momentum: &Vector3<f64>,
+    ) -> Vector3<f64> {
+        let r = rotation.to_rotation_matrix().into_inner();
+        r * (self.inverse_inertia * (r.transpose() * momentum))
+    }
+
+    /// The initial values of the body's thirteen variables, in block order.
+    pub(crate) fn initial_values(&self) -> [f64; BODY_VARIABLES] {
+        let s = &self.initial;
+        let q = s.rotation.into_inner();
+        let momentum = self.world_inertia(&s.rotation) * s.angular_velocity;
+        [
+            s.position.x,
+            s.position.y,
+            s.position.z,
+            q.w,
+            q.i,
+            q.j,
+            q.k,
+            s.velocity.x,
+            s.velocity.y,
+            s.velocity.z,
+            momentum.x,
+            momentum.y,
+            momentum.z,
+        ]
+    }
+
+    /// The inertia is a multiple of the identity (a sphere, a cube): then `ω = L / I` in any
+    /// orientation.
+    pub(crate) fn isotropic_inertia(&self) -> Option<f64> {
+        let d = self.inertia[(0, 0)];
+        let isotropic = (0..3).all(|i| {
+            (0..3).all(|j| {
+                let want = if i == j { d } else { 0.0 };
+                (self.inertia[(i, j)] - want).abs() <= 1e-12 * d.abs()
+            })
+        });
+        isotropic.then_some(d)
+    }
+}
+
+/// The inverse of a symmetric positive definite matrix, or `None`.
+fn checked_inverse(m: &Matrix3<f64>) -> Option<Matrix3<f64>> {
+    let scale = m.abs().max();
+    let symmetric = (m - m.transpose()).abs().max() <= 1e-9 * scale;
+    if !(symmetric && m.iter().all(|v| v.is_finite()) && scale > 0.0) {
+        return None;
+    }
+    m.cholesky().map(|c| c.inverse())
+}
+
+/// The unit-density mass properties of `shape`, or an error located at its command.
+///
+/// Computed once per shape set: scenes instance one shape many times, and a hull's properties
+/// cost far more than a body's. (`Scene::body_mass_properties` gives the same result for one
+/// body at a time.)
+pub(crate) fn shape_mass_properties(shape: &ShapeSet) -> Result<MassProperties, PhysicsError> {
+    let props = shape.geometry().map(|g| g.mass_properties()).map_err(|e| {
+        PhysicsError::model(
+            format!("shape {}: {e}", shape.name),
+            Some(shape.origin.command),
+        )
+    })?;
+    if !(props.mass > 0.0 && props.mass.is_finite()) {
+        return Err(PhysicsError::model(
+            format!("shape {}: the shape has no volume", shape.name),
+            Some(shape.origin.command),
+        ));
+    }
+    Ok(props)
+}

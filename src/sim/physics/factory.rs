@@ -1,0 +1,168 @@
+//! Compiling a component's equations: one tape per component computing its derivatives and
+//! their Jacobian in one pass.
+//!
+//! The tape reads, in this order: time, the component's own variables, the other components'
+//! variables it reads (the scheduler interpolates them), and the trajectory values it reads
+//! (computed from the curves at the evaluation time). Small components declare a dense
+//! Jacobian; larger ones the list of structurally non-zero entries, which the simulator
+//! factors with a sparse LU.
+
+use super::symbols::{state, Channel, Meaning, SymbolTable};
+use super::trajectory::Curves;
+use crate::sim::{
+    ComponentEquations, ComponentSpec, EquationFactory, JacobianPattern, JacobianSink,
+};
+use crate::sym::{Node, Pool, Symbol, Tape, Workspace};
+
+/// Components up to this many variables get a dense Jacobian.
+const DENSE_LIMIT: usize = 16;
+
+/// The [`EquationFactory`] of a compiled scene: every variable's right-hand side as a node of
+/// one pool, compiled per component on demand.
+///
+/// A component's equations are copied into a pool of their own to be differentiated and
+/// compiled, which is then dropped: the scene's pool keeps only the equations, not the
+/// derivatives of every component (for ten thousand bodies that halves the memory), and
+/// building needs no lock.
+pub(crate) struct TapeFactory {
+    pool: Pool,
+    rhs: Vec<Node>,
+    symbols: SymbolTable,
+    curves: Curves,
+}
+
+impl TapeFactory {
+    pub fn new(pool: Pool, rhs: Vec<Node>, symbols: SymbolTable, curves: Curves) -> TapeFactory {
+        TapeFactory {
+            pool,
+            rhs,
+            symbols,
+            curves,
+        }
+    }
+}
+
+impl EquationFactory for TapeFactory {
+    fn build(&self, spec: &ComponentSpec<'_>) -> Result<Box<dyn ComponentEquations>, String> {
+        let n = spec.own.len();
+        let equations: Vec<Node> = spec.own.iter().map(|v| self.rhs[v.index()]).collect();
+        let mut pool = Pool::new();
+        let mut outputs = pool.import(&self.pool, &equations);
+        let own_symbols: Vec<Symbol> = spec.own.iter().map(|&v| state(v)).collect();
+        let jacobian = pool.jacobian(&outputs, &own_symbols);
+        outputs.extend(jacobian.iter().map(|e| e.value));
+
+        // Tape slots: time, own variables, inputs, then the channels the equations read.
+        let mut slots: Vec<(Symbol, usize)> = spec
+            .own
+            .iter()
+            .chain(spec.inputs)
+            .enumerate()
+            .map(|(k, &v)| (state(v), 1 + k))
+            .collect();
+        let mut channels: Vec<Channel> = Vec::new();
+        for &node in &outputs[..n] {
+            for &symbol in pool.symbols(node) {
+                if let Meaning::Channel(k) = self.symbols.meaning(symbol) {
+                    if !slots.iter().any(|&(s, _)| s == symbol) {
+                        slots.push((symbol, 1 + n + spec.inputs.len() + channels.len()));
+                        channels.push(self.symbols.channels()[k]);
+                    }
+                }
+            }
+        }
+        slots.sort_unstable();
+        let slot_of = |symbol: Symbol| match self.symbols.meaning(symbol) {
+            Meaning::Time => Some(0),
+            _ => slots
+                .binary_search_by_key(&symbol, |&(s, _)| s)
+                .ok()
+                .map(|i| slots[i].1),
+        };
+        let tape = Tape::compile(&pool, &outputs, slot_of).map_err(|e| e.to_string())?;
+
+        let dense = n <= DENSE_LIMIT;
+        let positions = jacobian
+            .iter()
+            .enumerate()
+            .map(|(k, e)| if dense { e.row * n + e.column } else { k })
+            .collect();
+        let pattern = if dense {
+            JacobianPattern::Dense
+        } else {
+            JacobianPattern::Sparse(
+                jacobian
+                    .iter()
+                    .map(|e| (e.row as u32, e.column as u32))
+                    .collect(),
+            )
+        };
+        let first_channel = 1 + n + spec.inputs.len();
+        Ok(Box::new(CompiledComponent {
+            workspace: tape.workspace(),
+            values: vec![0.0; tape.outputs()],
+            arguments: vec![0.0; first_channel + channels.len()],
+            tape,
+            own: n,
+            positions,
+            pattern,
+            channels,
+            curves: self.curves.clone(),
+        }))
+    }
+}
+
+/// One component's compiled equations.
+struct CompiledComponent {
+    tape: Tape,
+    workspace: Workspace,
+    /// The tape's inputs: time, own, inputs, channels.
+    arguments: Vec<f64>,
+    /// The tape's outputs: derivatives, then Jacobian entries.
+    values: Vec<f64>,
+    own: usize,
+    /// Where each Jacobian entry goes in the declared layout.
+    positions: Vec<usize>,
+    pattern: JacobianPattern,
+    channels: Vec<Channel>,
+    curves: Curves,
+}
+
+impl ComponentEquations for CompiledComponent {
+    fn jacobian_pattern(&self) -> JacobianPattern {
+        self.pattern.clone()
+    }
+
+    fn eval(
+        &mut self,
+        t: f64,
+        own: &[f64],
+        inputs: &[f64],
+        f: &mut [f64],
+        jacobian: &mut JacobianSink<'_>,
+    ) {
+        let n = self.own;
+        self.arguments[0] = t;
+        self.arguments[1..1 + n].copy_from_slice(own);
+        let first_channel = 1 + n + inputs.len();
+        self.arguments[1 + n..first_channel].copy_from_slice(inputs);
+        self.curves
+            .channel_values(&self.channels, t, &mut self.arguments[first_channel..]);
+        if self
+            .tape
+            .eval(&self.arguments, &mut self.values, &mut self.workspace)
+            .is_err()
+        {
+            // The sizes are fixed when the tape is built, so this cannot happen; if it did,
+            // the integrator reports the non-finite derivatives.
+            f.fill(f64::NAN);
+            return;
+        }
+        f.copy_from_slice(&self.values[..n]);
+        if let Some(storage) = jacobian.values() {
+            for (&p, &v) in self.positions.iter().zip(&self.values[n..]) {
+                storage[p] = v;
+            }
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! A scene compiled to equations of motion: the [`Model`] the simulator runs.
+
+use super::assemble::{Assembled, Assembly};
+use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, BODY_VARIABLES};
+use super::error::{PhysicsError, SimulationFailure};
+use super::factory::TapeFactory;
+use super::links::Spring;
+use super::motion::SceneMotion;
+use super::symbols::Meaning;
+use super::trajectory::{constrain, Constraint, Curves};
+use crate::geom::MassProperties;
+use crate::scene::model::{ConstrainedVar, Scene, Simulator};
+use crate::sim::{
+    EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
+    Tolerance, VarId,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The smallest step, as a fraction of the simulated span: a component that needs shorter steps
+/// stops with an error.
+const MIN_STEP_FRACTION: f64 = 1e-12;
+
+/// The shortest link time constant, as a fraction of the simulated span. A stiffer link would
+/// need more than a million steps to follow (or, stepped over, would make its joint forces
+/// ring from step to step instead of settling), so it stops the simulation with an error.
+const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
+
+/// A scene's bodies, their state variables and equations, ready to simulate.
+///
+/// Built once per scene by [`Model::compile`]; [`Model::simulation`] makes a
+/// [`Simulation`] of it (any number of times, with any [`Options`]).
+pub struct Model {
+    bodies: Arc<[BodyModel]>,
+    index: HashMap<String, usize>,
+    constraints: Vec<Vec<Constraint>>,
+    springs: Vec<Spring>,
+    system: System,
+    factory: TapeFactory,
+    simulator: Simulator,
+}
+
+impl Model {
+    /// Turns `scene` into equations: mass properties, state variables and initial values,
+    /// forces, torques and links as symbolic expressions, trajectory constraints.
+    /// Each component's equations are compiled later, when a simulation is created.
+    pub fn compile(scene: &Scene) -> Result<Model, PhysicsError> {
+        check_simulator(scene)?;
+        let bodies = body_models(scene)?;
+        let variables = bodies.iter().filter(|b| !b.is_fixed()).count() * BODY_VARIABLES;
+        let mut assembly = Assembly::new(scene, bodies, variables)?;
+        for force in &scene.forces {
+            assembly.add_force(force)?;
+        }
+        for link in &scene.links {
+            assembly.add_link(link)?;
+        }
+        let rhs = assembly.equations(variables);
+        let Assembled {
+            pool,
+            bodies,
+            symbols,
+            springs,
+        } = assembly.finish();
+
+        let simulator = scene.simulator.clone();
+        let mut system = System::new(simulator.start, simulator.finish);
+        for body in &bodies {
+            if body.vars.is_some() {
+                for (name, value) in slot::NAMES.iter().zip(body.initial_values()) {
+                    system.add_variable(format!("{}.{name}", body.name), value);
+                }
+            }
+        }
+        let curves = Curves::new(&scene.trajectories);
+        for (i, &node) in rhs.iter().enumerate() {
+            let var = VarId(i as u32);
+            let mut reads = Vec::new();
+            let mut trajectories = Vec::new();
+            for &symbol in pool.symbols(node) {
+                match symbols.meaning(symbol) {
+                    Meaning::Time => {}
+                    Meaning::State(v) => reads.push(v),
+                    Meaning::Channel(k) => trajectories.push(symbols.channels()[k].trajectory),
+                }
+            }
+            system.set_reads(var, &reads);
+            trajectories.sort_unstable();
+            trajectories.dedup();
+            for t in trajectories {
+                for time in curves.breakpoints(t) {
+                    system.add_breakpoint(var, time);
+                }
+            }
+        }
+        let constraints = constrain(&mut system, scene, &bodies, &curves)?;
+        let index = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.clone(), i))
+            .collect();
+        Ok(Model {
+            bodies: bodies.into(),
+            index,
+            constraints,
+            springs,
+            system,
+            factory: TapeFactory::new(pool, rhs, symbols, curves),
+            simulator,
+        })
+    }
+
+    /// The bodies, in scene order.
+    pub fn bodies(&self) -> &[BodyModel] {
+        &self.bodies
+    }
+
+    /// The index of the body called `name`.
+    pub fn body_index(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The state variables: names `BODY.VAR`, initial values, what each equation reads,
+    /// prescriptions and breakpoints.
+    pub fn system(&self) -> &System {
+        &self.system
+    }
+
+    /// The factory compiling each component's equations (for [`Simulation::update`]).
+    pub fn factory(&self) -> &dyn EquationFactory {
+        &self.factory
+    }
+
+    /// The scene's `simulator` settings.
+    pub fn simulator(&self) -> &Simulator {
+        &self.simulator
+    }
+
+    /// Simulation options following the scene: its tolerance bounds each step's local error
+    /// (absolute and relative), and the first step is no longer than its output step.
+    pub fn options(&self) -> Options {
+        let mut options = Options::default();
+        let tolerance = self.simulator.tolerance;
+        options.step.tolerance = Tolerance::new(tolerance, tolerance);
+        let span = self.simulator.finish - self.simulator.start;
+        options.step.min_step = span * MIN_STEP_FRACTION;
+        options.step.initial_step = options
+            .step
+            .initial_step
+            .min(self.simulator.step)
+            .max(options.step.min_step);
+        options
+    }
+
+    /// A simulation of the model, nothing integrated yet. Fails, naming the bodies, their
+    /// component and the start time, if a link's time constant `sqrt(m / k)` is shorter than a
+    /// millionth of the simulated span.
+    pub fn simulation(&self, options: Options) -> Result<Simulation, PhysicsError> {
+        let simulation = Simulation::new(self.system.clone(), &self.factory, options)
+            .map_err(|e| self.describe(e, None))?;
+        self.check_springs(simulation.partition())?;
+        Ok(simulation)
+    }
+
+    /// Fails on the first link whose time constant is too short (see [`Model::simulation`]).
+    fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
+        let span = self.simulator.finish - self.simulator.start;
+        let shortest = span * MIN_TIME_CONSTANT_FRACTION;
+        let Some(spring) = self.springs.iter().find(|s| s.time_constant < shortest) else {
+            return Ok(());
+        };
+        let (first, second) = spring.bodies;
+        let mut bodies = vec![first];
+        bodies.extend(second);
+        bodies.retain(|&b| !self.bodies[b].is_fixed());
+        let moving = self.bodies[bodies[0]]
+            .vars
+            .expect("a stiff spring moves a body");
+        let component = partition.component_of(moving.first);
+        // The largest tightness that keeps the time constant: m / k = shortest².
+        let mass = spring.tightness * spring.time_constant * spring.time_constant;
+        let error = SimError {
+            kind: ErrorKind::StepCollapse,
+            message: format!(
+                "the link of tightness {} settles in {:.3e} s, shorter than the shortest time \
+                 the integrator resolves over this span ({shortest:.3e} s, a millionth of it); \
+                 use a tightness below {:.3e}",
+                spring.tightness,
+                spring.time_constant,
+                mass / (shortest * shortest)
+            ),
+            component: Some(component),
+            time: Some(self.simulator.start),
+            variables: bodies
+                .iter()
+                .map(|&b| {
+                    self.system
+                        .name(self.bodies[b].vars.expect("moving").at(0))
+                        .to_string()
+                })
+                .collect(),
+        };
+        let mut failure = SimulationFailure::new(error, partition.members(component).len());
+        failure.span = Some(spring.span);
+        Err(failure.into())
+    }
+
+    /// A simulation error in the scene's terms: the bodies and the size of the component.
+    pub fn describe(&self, error: SimError, partition: Option<&Partition>) -> PhysicsError {
+        let size = match (partition, error.component) {
+            (Some(p), Some(c)) if c.index() < p.len() => p.members(c).len(),
+            _ => 0,
+        };
+        SimulationFailure::new(error, size).into()
+    }
+
+    /// The motion of the bodies, read from a simulation's (growing) tracks.
+    pub fn motion(&self, motion: Motion) -> SceneMotion {
+        SceneMotion::new(self.bodies.clone(), motion)
+    }
+
+    /// The intervals over which trajectories constrain body `body`.
+    pub fn constraints(&self, body: usize) -> &[Constraint] {
+        &self.constraints[body]
+    }
+
+    /// Whether a trajectory prescribes any of body `body`'s variables at `t`: collision
+    /// response then treats the body as infinitely massive. Fixed bodies always count.
+    pub fn is_constrained(&self, body: usize, t: f64) -> bool {
+        self.bodies[body].is_fixed() || self.constraints[body].iter().any(|c| c.holds_at(t))
+    }
+
+    /// The kinds of variables of body `body` that trajectories prescribe at `t`.
+    pub fn constrained_at(&self, body: usize, t: f64) -> Vec<ConstrainedVar> {
+        let mut kinds: Vec<ConstrainedVar> = self.constraints[body]
+            .iter()
+            .filter(|c| c.holds_at(t))
+            .map(|c| c.variable)
+            .collect();
+        kinds.dedup();
+        kinds
+    }
+}
+
+/// The bodies' mass properties and variable blocks (moving bodies numbered in scene order).
+fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
+    let shapes: HashMap<&str, usize> = scene
+        .shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let mut props: Vec<Option<MassProperties>> = vec![None; scene.shapes.len()];
+    let mut bodies = Vec::with_capacity(scene.bodies.len());
+    let mut next = 0u32;
+    for body in &scene.bodies {
+        let shape = match shapes.get(body.shape.as_str()) {
+            Some(&s) => {
+                if props[s].is_none() {
+                    props[s] = Some(shape_mass_properties(&scene.shapes[s])?);
+                }
+                props[s].as_ref()
+            }
+            None => None,
+        };
+        let mut model = BodyModel::new(body, shape)?;
+        if !body.fixed {
+            model.vars = Some(BodyVars { first: VarId(next) });
+            next += BODY_VARIABLES as u32;
+        }
+        bodies.push(model);
+    }
+    Ok(bodies)
+}
+
+fn check_simulator(scene: &Scene) -> Result<(), PhysicsError> {
+    let s = &scene.simulator;
+    let at = scene.simulator_origin.as_ref().map(|o| o.command);
+    let problem = if !(s.start.is_finite() && s.finish.is_finite() && s.start < s.finish) {
+        Some(format!(
+            "simulator: start {} must be before finish {}, both finite",
+            s.start, s.finish
+        ))
+    } else if !(s.step.is_finite() && s.step > 0.0) {
+        Some(format!("simulator: step must be positive, got {}", s.step))
+    } else if !(s.tolerance.is_finite() && s.tolerance > 0.0) {
+        Some(format!(
+            "simulator: tolerance must be positive, got {}",
+            s.tolerance
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(message) => Err(PhysicsError::model(message, at)),
+        None => Ok(()),
+    }
+}

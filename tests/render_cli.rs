@@ -1,0 +1,373 @@
+//! `asgard render` and `asgard export` from the outside: pictures, movies, every example's
+//! exports read back by reference readers (the Rayshade grammar checker, the Khronos glTF
+//! validator, ghostscript), and errors located in the scene text. Files go under
+//! target/tmp/render/cli-*/.
+
+mod render_support;
+
+use render_support::ghostscript::ghostscript;
+use render_support::gltf_validator::{ensure_validator, validate};
+use render_support::golden::{differences, golden, read_png, MAX_DIFFERING};
+use render_support::output_dir;
+use render_support::rayshade_grammar::Checker;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn asgard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asgard"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the asgard binary runs")
+}
+
+/// Runs asgard and checks that it succeeded; returns its standard error.
+fn succeed(args: &[&str]) -> String {
+    let output = asgard(args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "asgard {args:?} failed: {stderr}");
+    stderr
+}
+
+/// Runs asgard and checks that it failed with status 1; returns its standard error.
+fn fail(args: &[&str]) -> String {
+    fail_with(1, args)
+}
+
+/// Runs asgard and checks that it exited with `status` (1 for errors in the scene or the
+/// output, 2 for a command line the parser refuses); returns its standard error.
+fn fail_with(status: i32, args: &[&str]) -> String {
+    let output = asgard(args);
+    assert_eq!(output.status.code(), Some(status), "asgard {args:?}");
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn examples() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "asg"))
+            .collect();
+    found.sort();
+    assert!(found.len() >= 4, "too few examples: {found:?}");
+    found
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn a_still_is_the_library_picture() {
+    let dir = output_dir("cli-still");
+    let png = dir.join("pendulum.png");
+    succeed(&[
+        "render",
+        "examples/pendulum.asg",
+        "--time",
+        "1",
+        "--size",
+        "320x240",
+        "-o",
+        text(&png),
+    ]);
+    let (count, _) = differences(&read_png(&png), &read_png(&golden("pendulum-t1")));
+    assert!(
+        count as f64 / (320.0 * 240.0) <= MAX_DIFFERING,
+        "{count} pixels differ"
+    );
+    let ppm = dir.join("pendulum.ppm");
+    succeed(&[
+        "render",
+        "examples/pendulum.asg",
+        "--time",
+        "1",
+        "--size",
+        "32x24",
+        "-o",
+        text(&ppm),
+    ]);
+    let bytes = std::fs::read(&ppm).unwrap();
+    assert!(bytes.starts_with(b"P6\n32 24\n255\n"));
+    assert_eq!(bytes.len(), 13 + 32 * 24 * 3);
+}
+
+#[test]
+fn movies_have_one_frame_per_step_of_the_range() {
+    let dir = output_dir("cli-movie");
+    let folder = dir.join("frames");
+    succeed(&[
+        "render",
+        "examples/pendulum.asg",
+        "--movie",
+        "--fps",
+        "10",
+        "--from",
+        "0.5",
+        "--to",
+        "1.5",
+        "--size",
+        "160x120",
+        "-o",
+        text(&folder),
+    ]);
+    let mut frames: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    frames.sort();
+    assert_eq!(frames.len(), 11);
+    assert_eq!(frames[0], "frame-00000.png");
+    // A movie holds still: without a camera element the view is fitted once, so the fixed
+    // pivot of the pendulum stays on the same pixel and the frames differ only where it moves.
+    let (first, last) = (
+        read_png(&folder.join(&frames[0])),
+        read_png(&folder.join(&frames[10])),
+    );
+    assert!(differences(&first, &last).0 > 0);
+    let gif = dir.join("pendulum.gif");
+    succeed(&[
+        "render",
+        "examples/pendulum.asg",
+        "--movie",
+        "--fps",
+        "4",
+        "--size",
+        "160x120",
+        "-o",
+        text(&gif),
+    ]);
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
+    let mut count = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        count += 1;
+    }
+    // 0 to 5 s at 4 frames per second.
+    assert_eq!(count, 21);
+}
+
+#[test]
+fn the_camera_option_changes_the_view() {
+    let dir = output_dir("cli-camera");
+    let plain = dir.join("plain.png");
+    let turned = dir.join("turned.png");
+    let args = [
+        "render",
+        "examples/double_pendulum.asg",
+        "--time",
+        "1",
+        "--size",
+        "160x120",
+    ];
+    succeed(&[&args[..], &["-o", text(&plain)]].concat());
+    succeed(
+        &[
+            &args[..],
+            &["--camera", "rot 0 0.6 0 scale 0.5", "-o", text(&turned)],
+        ]
+        .concat(),
+    );
+    assert!(differences(&read_png(&plain), &read_png(&turned)).0 > 500);
+    let error = fail_with(
+        2,
+        &[&args[..], &["--camera", "tilt 2", "-o", text(&turned)]].concat(),
+    );
+    assert!(error.contains("unknown value \"tilt\""), "{error}");
+}
+
+#[test]
+fn errors_are_located_and_exit_with_status_1() {
+    let dir = output_dir("cli-errors");
+    let broken = dir.join("broken.asg");
+    std::fs::write(
+        &broken,
+        "shape_set ball desc {sphere 1}\nbody b shape ball init_pos {1 2}\n",
+    )
+    .unwrap();
+    let out = dir.join("x.png");
+    let error = fail(&["render", text(&broken), "-o", text(&out)]);
+    let located = format!("{}:2:", broken.display());
+    assert!(
+        error.starts_with(&located) && error.contains(": error: "),
+        "{error}"
+    );
+    let error = fail(&[
+        "export",
+        text(&broken),
+        "--format",
+        "glb",
+        "-o",
+        text(&dir.join("x.glb")),
+    ]);
+    assert!(error.starts_with(&located), "{error}");
+    let error = fail(&[
+        "render",
+        "examples/pendulum.asg",
+        "--time",
+        "9",
+        "-o",
+        text(&out),
+    ]);
+    assert!(
+        error.contains("--time 9 is outside the simulated time range 0 to 5"),
+        "{error}"
+    );
+    let error = fail(&[
+        "render",
+        "examples/pendulum.asg",
+        "-o",
+        text(&dir.join("x.jpg")),
+    ]);
+    assert!(error.contains(".png or .ppm"), "{error}");
+    let error = fail(&[
+        "render",
+        "examples/pendulum.asg",
+        "--movie",
+        "-o",
+        text(&dir.join("x.avi")),
+    ]);
+    assert!(error.contains("unknown movie format"), "{error}");
+    let error = fail(&[
+        "export",
+        "examples/pendulum.asg",
+        "--format",
+        "gltf",
+        "--time",
+        "1",
+        "-o",
+        text(&dir.join("x.gltf")),
+    ]);
+    assert!(error.contains("--time does not apply to glTF"), "{error}");
+    let missing = dir.join("no/such/folder/x.png");
+    let error = fail(&["render", "examples/pendulum.asg", "-o", text(&missing)]);
+    assert!(error.contains("does not exist"), "{error}");
+    assert!(!missing.exists());
+}
+
+#[test]
+fn every_example_exports_a_rayshade_file_that_follows_the_grammar() {
+    let dir = output_dir("cli-rayshade");
+    for example in examples() {
+        let name = example.file_stem().unwrap().to_string_lossy().into_owned();
+        let out = dir.join(format!("{name}.ray"));
+        succeed(&[
+            "export",
+            text(&example),
+            "--format",
+            "rayshade",
+            "-o",
+            text(&out),
+        ]);
+        let file = std::fs::read_to_string(&out).unwrap();
+        let mut checker = Checker::new(&file);
+        checker.file().unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            checker.counts.get("sphere").copied().unwrap_or(0)
+                + checker.counts.get("list").copied().unwrap_or(0)
+                > 0,
+            "{name}: no objects"
+        );
+    }
+}
+
+#[test]
+fn every_example_exports_gltf_that_passes_the_khronos_validator() {
+    let module = ensure_validator();
+    let dir = output_dir("cli-gltf");
+    for example in examples() {
+        let name = example.file_stem().unwrap().to_string_lossy().into_owned();
+        for format in ["glb", "gltf"] {
+            let out = dir.join(format!("{name}.{format}"));
+            succeed(&[
+                "export",
+                text(&example),
+                "--format",
+                format,
+                "-o",
+                text(&out),
+            ]);
+            let report = validate(&module, &out);
+            let issues = &report["issues"];
+            assert_eq!(issues["numErrors"], 0, "{name}.{format}: {issues:#}");
+            assert_eq!(issues["numWarnings"], 0, "{name}.{format}: {issues:#}");
+            let info = &report["info"];
+            assert_eq!(info["animationCount"], 1, "{name}.{format}: {info:#}");
+        }
+    }
+}
+
+#[test]
+fn the_gltf_animation_replays_the_simulated_motion() {
+    let dir = output_dir("cli-gltf-motion");
+    let out = dir.join("projectile.gltf");
+    succeed(&[
+        "export",
+        "examples/projectile.asg",
+        "--format",
+        "gltf",
+        "-o",
+        text(&out),
+    ]);
+    let document: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let animation = &document["animations"][0];
+    assert!(animation["samplers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["interpolation"] == "LINEAR"));
+    // Two bodies (ground and ball), each with a translation and a rotation channel.
+    assert_eq!(animation["channels"].as_array().unwrap().len(), 4);
+    let input =
+        &document["accessors"][animation["samplers"][0]["input"].as_u64().unwrap() as usize];
+    assert_eq!(input["min"][0], 0.0);
+    assert!(
+        (input["max"][0].as_f64().unwrap() - 2.5).abs() < 1e-6,
+        "{input}"
+    );
+    // Many more samples than the output step: every track point of the simulation.
+    assert!(input["count"].as_u64().unwrap() > 20, "{input}");
+}
+
+#[test]
+fn postscript_of_an_example_renders_through_ghostscript() {
+    let dir = output_dir("cli-postscript");
+    let eps = dir.join("double_pendulum.eps");
+    succeed(&[
+        "export",
+        "examples/double_pendulum.asg",
+        "--format",
+        "ps",
+        "--time",
+        "1",
+        "--size",
+        "320x240",
+        "-o",
+        text(&eps),
+    ]);
+    let (width, height, pixels) = ghostscript(&eps, &dir.join("double_pendulum.png"));
+    assert_eq!((width, height), (320, 240));
+    // The light background with the blue rods drawn on it.
+    let bluish = pixels
+        .chunks_exact(3)
+        .filter(|p| p[2] > 150 && p[0] < 120)
+        .count();
+    assert!(bluish > 500, "only {bluish} blue pixels");
+    let ppm = dir.join("double_pendulum.ppm");
+    succeed(&[
+        "export",
+        "examples/double_pendulum.asg",
+        "--format",
+        "ppm",
+        "--size",
+        "64x48",
+        "-o",
+        text(&ppm),
+    ]);
+    assert!(std::fs::read(&ppm)
+        .unwrap()
+        .starts_with(b"P6\n64 48\n255\n"));
+}

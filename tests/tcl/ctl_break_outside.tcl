@@ -1,0 +1,5 @@
+proc f {} { break }
+catch {f} m
+puts $m
+catch {continue} m
+puts $m

@@ -1,0 +1,2 @@
+catch {for} m; puts $m
+catch {for {} {} {}} m; puts $m

@@ -1,0 +1,4 @@
+catch {error m i CODE} r
+puts $errorCode
+catch {expr 1/0} r
+puts $r

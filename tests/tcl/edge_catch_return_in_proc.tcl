@@ -1,0 +1,2 @@
+proc f {} { set r [catch {return inner} m]; return "$r $m" }
+puts [f]

@@ -1,0 +1,2 @@
+puts <[concat "" " " {}]>
+puts [concat a\n b]

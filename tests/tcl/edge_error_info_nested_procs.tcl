@@ -1,0 +1,4 @@
+proc a {} { b }
+proc b {} { error deep }
+catch a
+puts $errorInfo

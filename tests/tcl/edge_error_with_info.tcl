@@ -1,0 +1,3 @@
+catch {error msg "custom info"} m
+puts $m
+puts $errorInfo

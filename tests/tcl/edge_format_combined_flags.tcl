@@ -1,0 +1,6 @@
+puts [format %-+5d| 3]
+puts [format %+05d 3]
+puts [format "%- 5d|" 3]
+puts [format %+.2e 12345]
+puts [format %x 0]
+puts [format %#x 0]

@@ -1,0 +1,3 @@
+set g 1
+global g
+puts $g

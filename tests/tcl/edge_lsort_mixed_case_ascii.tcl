@@ -1,0 +1,2 @@
+puts [lsort {banana Apple cherry apple Banana}]
+puts [lsort -dictionary {banana Apple cherry apple Banana}]

@@ -1,0 +1,2 @@
+proc list {args} { return "my list: $args" }
+puts [list a b]

@@ -1,0 +1,2 @@
+proc ::top {} { return top }
+puts [top]

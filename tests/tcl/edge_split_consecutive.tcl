@@ -1,0 +1,2 @@
+puts [split "a  b" " "]
+puts [llength [split ",,," ,]]

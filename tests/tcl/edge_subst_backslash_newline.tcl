@@ -1,0 +1,2 @@
+puts [subst "a\\\nb"]
+puts [subst {x\ty}]

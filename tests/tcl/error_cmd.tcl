@@ -1,0 +1,4 @@
+catch {error "my message"} m; puts $m
+catch {error a b c} m; puts $m
+puts $errorCode
+catch {error} m; puts $m

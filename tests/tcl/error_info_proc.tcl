@@ -1,0 +1,6 @@
+proc f {} {
+  set x 1
+  error "bad thing"
+}
+catch f
+puts $errorInfo

@@ -1,0 +1,2 @@
+catch {error boom}
+puts $errorInfo

@@ -1,0 +1,3 @@
+puts start
+error "fatal"
+puts never

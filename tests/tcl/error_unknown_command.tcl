@@ -1,0 +1,2 @@
+catch {nosuchcommand a b} m
+puts $m

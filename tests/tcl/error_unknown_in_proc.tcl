@@ -1,0 +1,3 @@
+proc f {} { undefined_cmd }
+catch {f} m
+puts $m

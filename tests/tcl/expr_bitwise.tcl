@@ -1,0 +1,8 @@
+puts [expr {5 & 3}]
+puts [expr {5 | 3}]
+puts [expr {5 ^ 3}]
+puts [expr {~5}]
+puts [expr {1 << 10}]
+puts [expr {-8 >> 1}]
+puts [expr {-1 >> 100}]
+puts [expr {1024 >> 3}]

@@ -1,0 +1,8 @@
+puts [expr {"10" < "9"}]
+puts [expr {"a" < "b"}]
+puts [expr {"abc" < "abd"}]
+puts [expr {"1.0" == 1}]
+puts [expr {"a" == "a"}]
+puts [expr {"" == 0}]
+puts [expr {3 == 3.0}]
+puts [expr {"10" > "9a"}]

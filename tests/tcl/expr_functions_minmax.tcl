@@ -1,0 +1,5 @@
+puts [expr {max(1, 2.0)}]
+puts [expr {min(3, 2)}]
+puts [expr {max(1, 5, 3)}]
+puts [expr {min(1, "2")}]
+puts [expr {max(-1.5, -2)}]

@@ -1,0 +1,1 @@
+catch {expr {"a" in "{b"}} m; puts $m

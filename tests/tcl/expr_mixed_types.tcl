@@ -1,0 +1,6 @@
+puts [expr {1 + 2.5}]
+puts [expr {3 * 1.0}]
+puts [expr {10 / 4.0}]
+puts [expr {1e2 + 1}]
+puts [expr {5 - 5.0}]
+puts [expr {2 ** 62}]

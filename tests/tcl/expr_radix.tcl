@@ -1,0 +1,6 @@
+puts [expr {0x1f}]
+puts [expr {0b101}]
+puts [expr {0o17}]
+puts [expr {010}]
+puts [expr {0x10 + 010 + 10}]
+puts [expr {"0x10" + 1}]

@@ -1,0 +1,6 @@
+puts [expr {"abc"}]
+puts [expr {{x y}}]
+puts [expr {"1.50"}]
+puts [expr {1.50}]
+puts [expr {0x10}]
+puts [expr {1 ? "yes" : "no"}]

@@ -1,0 +1,6 @@
+puts [expr {" 5 " + 1}]
+puts [expr {"1e3" + 0}]
+puts [expr {".5" + 1}]
+puts [expr {"5." * 2}]
+puts [expr {"Inf" + 1}]
+puts [expr {"-0x10" + 0}]

@@ -1,0 +1,7 @@
+puts [expr {"a" eq "a"}]
+puts [expr {3 eq 3.0}]
+puts [expr {"x" ne "y"}]
+puts [expr {1 in {1 2 3}}]
+puts [expr {"b" in "a b c"}]
+puts [expr {4 ni {1 2 3}}]
+puts [expr {"" in {}}]

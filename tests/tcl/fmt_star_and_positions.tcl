@@ -1,0 +1,5 @@
+puts [format %*d 5 3]
+puts [format %-*d| 5 3]
+puts [format %.*f 2 3.14159]
+puts [format %2\$s-%1\$s a b]
+puts [format %1\$s%1\$s x]

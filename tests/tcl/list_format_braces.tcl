@@ -1,0 +1,1 @@
+puts [list a{b}c "{ab}" a\{b a\}b "a b}" "a\\" "\\"]

@@ -1,0 +1,3 @@
+puts [list #a b]
+puts [list a #b]
+puts [list {#a b}]

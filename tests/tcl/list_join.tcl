@@ -1,0 +1,5 @@
+puts [join {a b c}]
+puts [join {a b c} ,]
+puts [join {a {b c} d} -]
+puts <[join {}]>
+puts [join {a b} ""]

@@ -1,0 +1,7 @@
+puts [linsert {a b c} 0 x]
+puts [linsert {a b c} 1 x y]
+puts [linsert {a b c} end x]
+puts [linsert {a b c} end-1 x]
+puts [linsert {a b c} 10 x]
+puts [linsert {a b c} -3 x]
+puts [linsert {} 0 a]

@@ -1,0 +1,5 @@
+puts [list]
+puts [list a]
+puts [list a b c]
+puts [list {a b} c]
+puts [list "" {}]

@@ -1,0 +1,6 @@
+puts [lreplace {a b c d} 1 2 x]
+puts [lreplace {a b c d} 1 1]
+puts [lreplace {a b c d} 0 end]
+puts [lreplace {a b c d} end end x y]
+puts [lreplace {a b c d} 2 1 x]
+puts [lreplace {a b c d} -1 0 x]

@@ -1,0 +1,3 @@
+puts [lreverse {a b c}]
+puts [lreverse {}]
+puts [lreverse {{a b} c}]

@@ -1,0 +1,10 @@
+set l {apple banana cherry banana}
+puts [lsearch $l banana]
+puts [lsearch $l nope]
+puts [lsearch $l b*]
+puts [lsearch -exact $l b*]
+puts [lsearch -all $l banana]
+puts [lsearch -inline $l c*]
+puts [lsearch -all -inline $l *an*]
+puts [lsearch -not $l apple]
+puts [lsearch -all -not $l banana]

@@ -1,0 +1,7 @@
+puts [lsort {c a b}]
+puts [lsort {b B a A}]
+puts [lsort -decreasing {c a b}]
+puts [lsort {10 9 100 1}]
+puts [lsort -integer {10 9 100 1}]
+puts [lsort -integer -decreasing {10 9 100 1}]
+puts [lsort -real {1.5 1e1 -2 0.25}]

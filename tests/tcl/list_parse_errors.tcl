@@ -1,0 +1,4 @@
+catch {llength "a {b"} m; puts $m
+catch {llength "a \"b"} m; puts $m
+catch {llength "{a}b"} m; puts $m
+catch {llength "\"a\"b c"} m; puts $m

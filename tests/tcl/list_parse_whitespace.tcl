@@ -1,0 +1,3 @@
+set l "  a \t b \n c  "
+puts [llength $l]
+puts [lindex $l end]

@@ -1,0 +1,2 @@
+set s "one,two,three"
+puts [join [split $s ,] |]

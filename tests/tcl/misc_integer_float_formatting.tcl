@@ -1,0 +1,8 @@
+puts [expr {1.0 * 3}]
+puts [expr {6 / 2}]
+puts [expr {6 / 2.0}]
+puts [expr {2.0 ** 2}]
+puts [expr {10 / 3.0}]
+puts [expr {1e6}]
+puts [expr {1.23e-10}]
+puts [expr {12345678901234567.0}]

@@ -1,0 +1,4 @@
+puts -nonewline "no newline"
+puts ""
+puts stdout "to stdout"
+puts "multiple\nlines"

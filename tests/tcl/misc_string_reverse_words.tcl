@@ -1,0 +1,2 @@
+set s "the quick brown fox"
+puts [join [lreverse [split $s]] " "]

@@ -1,0 +1,2 @@
+foreach c [split "héllo" ""] { puts -nonewline "$c." }
+puts ""

@@ -1,0 +1,2 @@
+proc greet {name} { subst {Hello, $name! You have [string length $name] letters.} }
+puts [greet World]

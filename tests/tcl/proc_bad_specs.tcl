@@ -1,0 +1,3 @@
+catch {proc f {{a b c}} {}} m; puts $m
+catch {proc f {{}} {}} m; puts $m
+catch {proc f} m; puts $m

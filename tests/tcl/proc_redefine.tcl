@@ -1,0 +1,4 @@
+proc f {} { return 1 }
+puts [f]
+proc f {} { return 2 }
+puts [f]

@@ -1,0 +1,3 @@
+proc inner {} { return -level 2 "from inner" }
+proc outer {} { inner; return "outer" }
+puts [outer]

@@ -1,0 +1,6 @@
+puts "tab:\tend"
+puts "nl:\nend"
+puts "hex:\x41\x4a"
+puts "uni:\u00e9\u263a"
+puts "oct:\101\060"
+puts "other:\q\$\[\]\""

@@ -1,0 +1,3 @@
+set a 1
+puts {$a [set a] \n}
+puts "$a [set a] \\n"

@@ -1,0 +1,2 @@
+puts "a]b"
+puts [list "a]b" {c]d}]

@@ -1,0 +1,3 @@
+puts a]b
+set x a]
+puts $x

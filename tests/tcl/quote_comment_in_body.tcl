@@ -1,0 +1,7 @@
+proc f {} {
+  # comment in body
+  set x 1
+  # another
+  return $x
+}
+puts [f]

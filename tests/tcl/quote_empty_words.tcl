@@ -1,0 +1,2 @@
+puts [llength [list {} "" {}]]
+puts "[list {} ""]"

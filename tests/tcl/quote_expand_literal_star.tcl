@@ -1,0 +1,3 @@
+puts [list {*} x]
+set cmd {puts hello}
+{*}$cmd

@@ -1,0 +1,3 @@
+puts {a {b {c}} d}
+set x {{}}
+puts [llength $x]

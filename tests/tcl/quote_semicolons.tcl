@@ -1,0 +1,3 @@
+set a 1; set b 2; puts "$a;$b"
+puts {a;b}
+puts a\;b

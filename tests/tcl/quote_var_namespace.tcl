@@ -1,0 +1,4 @@
+set ::g 7
+puts $::g
+proc f {} { return $::g }
+puts [f]

@@ -1,0 +1,3 @@
+puts [string tolower "HeLLo World"]
+puts [string toupper "HeLLo World"]
+puts [string toupper ""]

@@ -1,0 +1,8 @@
+puts [string first b abcabc]
+puts [string first b abcabc 2]
+puts [string first x abc]
+puts [string first "" abc]
+puts [string last b abcabc]
+puts [string last b abcabc 3]
+puts [string last bc abcabc]
+puts [string first cab abcabc]

@@ -1,0 +1,2 @@
+catch {info} m; puts $m
+catch {info level 5} m; puts $m

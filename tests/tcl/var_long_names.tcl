@@ -1,0 +1,4 @@
+set "with space" 1
+puts [set "with space"]
+set {} empty
+puts [set {}]
