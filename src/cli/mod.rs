@@ -8,6 +8,7 @@ mod host;
 mod render;
 mod scene_file;
 mod simulate;
+mod slave;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Open a compound document with its animations embedded, to read and edit it.
     Host(host::HostArgs),
+    /// Serve one animation subdocument to a host over D-Bus (started by hosts, not people).
+    Slave(slave::SlaveArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -44,5 +47,6 @@ pub fn run(command: Command) -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
         Command::Host(args) => host::run(args),
+        Command::Slave(args) => slave::run(args),
     }
 }
