@@ -38,8 +38,6 @@ pub trait Subdocument {
     /// Shows or hides a [`HandleKind`](super::HandleKind) in every rendition.
     fn set_handles_visible(&self, kind: &str, visible: bool) -> Result<(), CallError>;
 
-    fn quit(&self) -> Result<(), CallError>;
-
     #[zbus(property)]
     fn preferred_size(&self) -> zbus::Result<(u32, u32)>;
 

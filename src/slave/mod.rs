@@ -10,7 +10,8 @@
 //! the interfaces on its own thread ([`service`]) and hands every call to the main thread
 //! ([`main_thread`]); signals go back through one ordered, bounded queue ([`outbox`]).
 //!
-//! The slave ends when its connection closes (the host went away) or on `Quit`.
+//! The slave ends when its connection closes: the host closed it or went away (on the
+//! session bus, when the bus goes away).
 //!
 //! Not yet here: `OpenEditor` answers `NotAvailable` until the editor windows (`src/ui`) are
 //! in the tree (the main loop is a GLib one so they can open on it), and a rendition's `live`
@@ -61,7 +62,7 @@ impl fmt::Display for SlaveError {
 
 impl std::error::Error for SlaveError {}
 
-/// Serves the contract on `bus` until the connection closes or a host calls `Quit`.
+/// Serves the contract on `bus` until the connection closes.
 pub fn run(bus: Bus) -> Result<(), SlaveError> {
     let (main, jobs) = MainThread::new();
     let service = SubdocumentService::new(main);
@@ -96,7 +97,7 @@ pub fn run(bus: Bus) -> Result<(), SlaveError> {
         let _ = wake.try_send(());
     });
     let outbox = outbox::Outbox::new(connection.clone());
-    let subdocument = Subdocument::new(outbox, main_loop.clone(), waker);
+    let subdocument = Subdocument::new(outbox, waker);
 
     let jobs_for = subdocument.clone();
     glib::spawn_future_local(async move {

@@ -12,13 +12,12 @@
 //! answers Get and Set itself): `InvalidArgs` for a bad value, `NotSupported`, `Failed`.
 
 use super::main_thread::MainThread;
-use crate::ipc::frames::FrameBufferReply;
 use crate::ipc::names::rendition_path;
 use crate::ipc::{Error, Modifiers, PointerKind};
 use nalgebra::Point2;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use zbus::object_server::{ObjectServer, ResponseDispatchNotifier, SignalEmitter};
+use zbus::object_server::{ObjectServer, SignalEmitter};
 use zbus::zvariant::OwnedObjectPath;
 
 /// `org.asgard.Subdocument1` at `/org/asgard/Asgard1/Subdocument`.
@@ -38,6 +37,7 @@ impl SubdocumentService {
         self.main.call(move |s| s.set_scene_text(text)).await
     }
 
+    #[zbus(out_args("text"))]
     async fn get_scene_text(&self) -> Result<String, Error> {
         self.main.run(|s| s.scene_text()).await
     }
@@ -46,6 +46,7 @@ impl SubdocumentService {
         self.main.call(|s| s.simulate()).await
     }
 
+    #[zbus(out_args("rendition"))]
     async fn create_rendition(
         &self,
         width: u32,
@@ -74,27 +75,6 @@ impl SubdocumentService {
         self.main
             .call(move |s| s.set_handles_visible(&kind, visible))
             .await
-    }
-
-    /// Replies first, then ends the slave.
-    async fn quit(
-        &self,
-        #[zbus(connection)] connection: &zbus::Connection,
-    ) -> ResponseDispatchNotifier<()> {
-        let (reply, sent) = ResponseDispatchNotifier::new(());
-        let main = self.main.clone();
-        connection
-            .executor()
-            .spawn(
-                async move {
-                    sent.await;
-                    // Failing means the slave is ending anyway.
-                    let _ = main.run(|s| s.quit()).await;
-                },
-                "quit after the reply",
-            )
-            .detach();
-        reply
     }
 
     #[zbus(property)]
@@ -196,7 +176,9 @@ impl RenditionService {
     }
 
     #[zbus(out_args("fd", "width", "height", "stride", "buffers", "buffer_size"))]
-    async fn get_frame_buffer(&self) -> Result<FrameBufferReply, Error> {
+    async fn get_frame_buffer(
+        &self,
+    ) -> Result<(zbus::zvariant::OwnedFd, u32, u32, u32, u32, u64), Error> {
         let n = self.open()?;
         self.main.call(move |s| s.frame_buffer(n)).await
     }

@@ -13,7 +13,6 @@ use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, Pointer
 use crate::ipc::{RenditionSize, Status};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
-use gtk4::glib;
 use nalgebra::Point2;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,13 +42,12 @@ pub struct Subdocument {
     outbox: Outbox,
     /// The origin of the real-time clock playback reads.
     started: Instant,
-    main_loop: glib::MainLoop,
 }
 
 impl Subdocument {
     /// A subdocument with no scene text yet. `waker` is called from the simulator's thread;
     /// it must get [`Subdocument::poll`] called on this thread.
-    pub fn new(outbox: Outbox, main_loop: glib::MainLoop, waker: Waker) -> Rc<Subdocument> {
+    pub fn new(outbox: Outbox, waker: Waker) -> Rc<Subdocument> {
         let session = Session::new("", waker);
         let subdocument = Rc::new(Subdocument {
             host: session.new_view_id(),
@@ -63,7 +61,6 @@ impl Subdocument {
             dragged: Cell::new(None),
             outbox,
             started: Instant::now(),
-            main_loop,
         });
         subdocument.rebuild_picture();
         let weak = Rc::downgrade(&subdocument);
@@ -224,11 +221,6 @@ impl Subdocument {
                 .properties_changed(0, vec![("HandlesVisible", owned(self.handles_visible()))]);
         }
         Ok(())
-    }
-
-    /// Ends the slave's main loop.
-    pub fn quit(&self) {
-        self.main_loop.quit();
     }
 
     pub fn preferred_size(&self) -> (u32, u32) {
