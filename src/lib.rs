@@ -18,3 +18,4 @@ pub mod session;
 pub mod sim;
 pub mod slave;
 pub mod sym;
+pub mod ui;

@@ -11,15 +11,9 @@ use asgard::render::export::postscript::to_eps;
 use asgard::render::export::rayshade::to_rayshade;
 use asgard::render::image::write_ppm;
 use asgard::render::scene_frame::CameraChoice;
-use asgard::scene::state::{BodyState, BodyStates};
-use asgard::sim::physics::SceneMotion;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// At most this many samples go into a glTF animation; more track points than that are
-/// replaced by evenly spaced samples.
-const MAX_GLTF_SAMPLES: usize = 20_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
@@ -80,7 +74,7 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
         let asset = gltf::build(
             file.frames.meshes(),
             &file.frames.gltf_bodies(&file.scene),
-            &sampled(file, &motion),
+            &Motion::sampled(&file.scene, &motion),
         )
         .map_err(|e| format!("{}: error: {e}", file.name))?;
         return match args.format {
@@ -114,36 +108,4 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
             write_ppm(out, &image).map_err(|e| format!("error: {e}"))
         }
     }
-}
-
-/// Every body's pose at every time any body's track has a point (at most
-/// [`MAX_GLTF_SAMPLES`], else evenly spaced), from the start to the end of the motion. Where
-/// a body's state jumps (a collision) the state after the jump is kept.
-fn sampled(file: &SceneFile, motion: &SceneMotion) -> Motion {
-    let (start, finish) = file.time_range();
-    let bodies = file.scene.bodies.len();
-    let mut times: Vec<f64> = (0..bodies)
-        .flat_map(|b| motion.track(b, start).times)
-        .filter(|t| (start..=finish).contains(t))
-        .collect();
-    times.push(start);
-    times.sort_by(f64::total_cmp);
-    // glTF keeps times as 32-bit floats: times that round to the same one count once.
-    times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
-    if times.len() > MAX_GLTF_SAMPLES {
-        let step = (finish - start) / (MAX_GLTF_SAMPLES - 1) as f64;
-        times = (0..MAX_GLTF_SAMPLES)
-            .map(|k| start + step * k as f64)
-            .collect();
-    }
-    let poses = (0..bodies)
-        .map(|b| {
-            let initial = BodyState::initial(&file.scene.bodies[b]);
-            times
-                .iter()
-                .map(|&t| motion.body_state(b, t).unwrap_or(initial).pose())
-                .collect()
-        })
-        .collect();
-    Motion { times, poses }
 }

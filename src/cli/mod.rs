@@ -2,9 +2,12 @@
 
 mod check;
 mod doc;
+mod edit;
+mod edit_bus;
 mod eval;
 mod export;
 mod host;
+mod live;
 mod render;
 mod scene_file;
 mod simulate;
@@ -21,6 +24,8 @@ pub enum Command {
     /// Compound documents: list, extract, replace and check animation subdocuments.
     #[command(subcommand)]
     Doc(doc::DocCommand),
+    /// Edit a scene in the graphical and language viewers (a new scene without FILE).
+    Edit(edit::EditArgs),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
     Eval { file: PathBuf },
     /// Simulate a scene and write the bodies' motion (JSON or CSV); errors as
@@ -36,17 +41,22 @@ pub enum Command {
     Host(host::HostArgs),
     /// Serve one animation subdocument to a host over D-Bus (started by hosts, not people).
     Slave(slave::SlaveArgs),
+    /// Run a scene live in real time, headless, with scripted drags; prints the final states
+    /// and recorded trajectories as JSON.
+    Live(live::LiveArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Check(args) => check::run(args),
         Command::Doc(command) => doc::run(command),
+        Command::Edit(args) => edit::run(args),
         Command::Eval { file } => eval::run(file),
         Command::Simulate(args) => simulate::run(args),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
         Command::Host(args) => host::run(args),
         Command::Slave(args) => slave::run(args),
+        Command::Live(args) => live::run(args),
     }
 }

@@ -49,9 +49,11 @@ impl TimeBank {
             };
         }
         let step_dt = if self.divide_remainder {
-            let all = self.balance.as_secs_f64() / steps as f64;
+            // The balance covers `steps` whole steps, so the share is never below dt; `max`
+            // keeps floating-point rounding from making it one unit lower.
+            let share = (self.balance.as_secs_f64() / steps as f64).max(self.dt.as_secs_f64());
             self.balance = Duration::ZERO;
-            all
+            share
         } else {
             let paid = u128::from(steps) * self.dt.as_nanos();
             self.balance -= duration_from_nanos(paid);
@@ -123,6 +125,16 @@ mod tests {
         assert_eq!(bank.deposit(Duration::from_millis(300)).steps, 3);
         assert_eq!(bank.deposit(s(1)).steps, 10);
         assert_eq!(bank.balance(), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_divided_share_is_never_below_the_step() {
+        // 3 × 393 µs in seconds divided by 3 rounds to one unit below 393 µs.
+        let dt = Duration::from_micros(393);
+        let mut bank = TimeBank::new(dt, true).unwrap();
+        let w = bank.deposit(dt * 3);
+        assert_eq!(w.steps, 3);
+        assert!(w.step_dt >= dt.as_secs_f64());
     }
 
     #[test]

@@ -10,17 +10,23 @@
 //! pause and resume through their [`ModuleHandle`]; any thread stops the driver through a
 //! [`StopHandle`]; time comes from a [`Clock`], the system's or a [`ManualClock`].
 //!
-//! The driver is generic: what a module does in `update` (live physics, drawing, reading a
-//! device) is the module's business.
+//! The driver is generic: what a module does in `update` (drawing, reading a device) is the
+//! module's business. [`scene`] holds the live-physics module, [`scene::SceneAdvance`].
+//!
+//! [`Playback`] is the other real-time clock: it picks the simulated time of each frame when
+//! computed motion is played back, for the editor's viewers and the slave's renditions alike.
 
 mod bank;
 mod clock;
 mod driver;
 mod error;
 mod module;
+mod playback;
+pub mod scene;
 
 pub use bank::{TimeBank, Withdrawal};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use driver::{Driver, StopHandle, DEFAULT_DT};
 pub use error::{LiveError, ModuleError};
 pub use module::{Module, ModuleHandle, Schedule};
+pub use playback::{Playback, PlaybackError, PlaybackState, Tick};

@@ -166,6 +166,23 @@ impl Track {
         true
     }
 
+    /// Drops the points before `time` except the last one at or before it (and every point
+    /// at that same time, so a jump there keeps both sides): values from `time` on read as
+    /// before, earlier ones are gone. Returns whether anything was dropped.
+    pub fn forget_before(&mut self, time: f64) -> bool {
+        let at_or_before = self.times.partition_point(|&t| t <= time);
+        let Some(last) = at_or_before.checked_sub(1) else {
+            return false;
+        };
+        let first = self.times.partition_point(|&t| t < self.times[last]);
+        if first == 0 {
+            return false;
+        }
+        self.times.drain(..first);
+        self.values.drain(..first * self.width);
+        true
+    }
+
     fn keep_points(&mut self, count: usize) {
         self.times.truncate(count);
         self.values.truncate(count * self.width);
@@ -235,6 +252,23 @@ mod tests {
         t.push(2.0, &[-4.0, 20.0]);
         t.push(3.0, &[-5.0, 0.0]);
         t
+    }
+
+    #[test]
+    fn forgetting_keeps_the_point_at_or_before_and_both_sides_of_a_jump() {
+        let mut t = ramp();
+        assert!(!t.forget_before(0.0));
+        assert!(t.forget_before(1.5));
+        assert_eq!(t.times(), &[1.0, 2.0, 2.0, 3.0]);
+        let mut cursor = Cursor::default();
+        assert_eq!(t.value(0, 1.5, Side::After, &mut cursor), Some(2.5));
+        assert!(t.forget_before(2.0));
+        assert_eq!(t.times(), &[2.0, 2.0, 3.0]);
+        assert_eq!(t.value(0, 2.0, Side::Before, &mut cursor), Some(4.0));
+        assert_eq!(t.value(0, 2.0, Side::After, &mut cursor), Some(-4.0));
+        assert!(t.forget_before(5.0));
+        assert_eq!(t.times(), &[3.0]);
+        assert_eq!(t.last_point(), &[-5.0, 0.0]);
     }
 
     #[test]

@@ -20,7 +20,6 @@
 mod main_thread;
 mod outbox;
 mod picture;
-pub mod playback;
 mod pointer;
 mod rendition;
 mod service;

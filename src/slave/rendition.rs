@@ -1,10 +1,10 @@
 //! One rendition on the slave's main thread: an off-screen GL target, the shared frame memory
 //! it is copied into, a playback clock, the view and the pointer state.
 
-use super::playback::PlaybackClock;
 use super::pointer::Pointer;
 use crate::ipc::frames::FrameError;
 use crate::ipc::{FrameInfo, FrameWriter, PlaybackMode, RenditionSize};
+use crate::live::Playback;
 use crate::render::camera::{Camera, Viewport};
 use crate::render::frame::Frame;
 use crate::render::offscreen::OffscreenTarget;
@@ -13,6 +13,7 @@ use crate::scene::handles::HandleKind;
 use crate::scene::model::Scene;
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::sim::physics::SceneMotion;
+use std::time::Duration;
 
 use super::picture::Picture;
 
@@ -50,7 +51,7 @@ struct View {
 pub struct Rendition {
     target: OffscreenTarget,
     frames: FrameWriter,
-    pub clock: PlaybackClock,
+    pub clock: Playback,
     pub mode: PlaybackMode,
     view: View,
     pub pointer: Pointer,
@@ -67,7 +68,7 @@ impl Rendition {
         Ok(Rendition {
             target,
             frames,
-            clock: PlaybackClock::new(start, finish),
+            clock: Playback::new(start, finish),
             mode: PlaybackMode::Playback,
             view: View::default(),
             pointer: Pointer::default(),
@@ -104,7 +105,7 @@ impl Rendition {
     }
 
     /// Stops playing and drawing (after a failure to draw) until told otherwise.
-    pub fn stop(&mut self, now: f64) {
+    pub fn stop(&mut self, now: Duration) {
         self.clock.pause(now);
         self.dirty = false;
     }
@@ -142,12 +143,11 @@ impl Rendition {
     }
 
     /// Draws the scene at real time `now` into the next frame buffer.
-    pub fn draw(&mut self, scenery: &Scenery<'_>, now: f64) -> Result<FrameInfo, String> {
-        let mut time = self.clock.time(now);
-        if let Some(motion) = scenery.motion {
-            // Playback may run ahead of the simulation: show the latest computed moment.
-            time = time.min(motion.complete_until().max(scenery.scene.simulator.start));
-        }
+    pub fn draw(&mut self, scenery: &Scenery<'_>, now: Duration) -> Result<FrameInfo, String> {
+        // Playback waits where the simulation has got to; without motion it shows the
+        // initial state at any time.
+        let horizon = scenery.motion.map_or(f64::INFINITY, |m| m.complete_until());
+        let time = self.clock.tick(now, horizon).time;
         let frame = self.frame(scenery, time);
         self.view.shown = frame.camera;
         if let Some(picture) = scenery.picture {

@@ -17,7 +17,7 @@ use nalgebra::Point2;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use zbus::zvariant::{OwnedObjectPath, Value};
 
 /// The rendition size the slave asks hosts for (`PreferredSize`).
@@ -77,8 +77,8 @@ impl Subdocument {
         self.session.poll();
     }
 
-    fn now(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
+    fn now(&self) -> Duration {
+        self.started.elapsed()
     }
 
     fn on_event(&self, event: &Event) {
@@ -92,7 +92,7 @@ impl Subdocument {
                 let (start, finish) = self.time_range();
                 let now = self.now();
                 for rendition in self.renditions.borrow_mut().values_mut() {
-                    rendition.clock.set_range(start, finish, now);
+                    rendition.clock.set_span(start, finish, now);
                     rendition.touch();
                 }
                 self.outbox
@@ -305,12 +305,9 @@ impl Subdocument {
     pub fn seek(&self, number: u32, time: f64) -> Result<(), Error> {
         let now = self.now();
         self.with(number, |r| {
-            if !time.is_finite() {
-                return Err(Error::InvalidArgument(format!(
-                    "cannot seek to {time}: expected a finite time in seconds"
-                )));
-            }
-            r.clock.seek(time, now);
+            r.clock
+                .seek(time, now)
+                .map_err(|e| Error::InvalidArgument(e.to_string()))?;
             r.touch();
             Ok(())
         })
@@ -337,7 +334,7 @@ impl Subdocument {
 
     pub fn time(&self, number: u32) -> Result<f64, Error> {
         let now = self.now();
-        self.with(number, |r| Ok(r.clock.time(now)))
+        self.with(number, |r| Ok(r.clock.time_at(now)))
     }
 
     pub fn playing(&self, number: u32) -> Result<bool, Error> {
@@ -349,9 +346,8 @@ impl Subdocument {
     }
 
     pub fn set_looping(&self, number: u32, looping: bool) -> Result<(), Error> {
-        let now = self.now();
         self.with(number, |r| {
-            r.clock.set_looping(looping, now);
+            r.clock.set_looping(looping);
             Ok(())
         })?;
         self.outbox

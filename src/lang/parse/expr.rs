@@ -91,9 +91,11 @@ impl ExprParser<'_> {
     }
 
     fn ternary_inner(&mut self) -> Result<Expr, Error> {
+        self.skip_space();
         let start = self.p.pos;
         self.p.descend(start)?;
         let cond = self.binary(0)?;
+        let end = self.p.pos;
         self.skip_space();
         let result = if self.p.peek() == Some(b'?') {
             self.p.pos += 1;
@@ -110,6 +112,8 @@ impl ExprParser<'_> {
                 ExprKind::Ternary(Box::new(cond), Box::new(then), Box::new(otherwise)),
             )
         } else {
+            // Spaces after the expression belong to no node.
+            self.p.pos = end;
             cond
         };
         self.p.depth -= 1;
@@ -122,18 +126,22 @@ impl ExprParser<'_> {
     /// counts against the nesting limit like parentheses do: `1 + 1 + …` a million times long
     /// is an error, not a tree too deep to evaluate or even to free.
     fn binary(&mut self, min: u8) -> Result<Expr, Error> {
+        self.skip_space();
         let start = self.p.pos;
         let mut left = self.unary()?;
         let mut chain = 0;
         loop {
+            // A node's span ends at its last operand, not at the spaces after it.
+            let end = self.p.pos;
             self.skip_space();
-            let Some((op, len)) = self.binary_operator() else {
+            let operator = self
+                .binary_operator()
+                .filter(|&(op, _)| precedence(op) >= min);
+            let Some((op, len)) = operator else {
+                self.p.pos = end;
                 break;
             };
             let prec = precedence(op);
-            if prec < min {
-                break;
-            }
             self.p.pos += len;
             // `**` is right-associative: its right side may contain another `**`.
             let next_min = if op == BinaryOp::Pow { prec } else { prec + 1 };

@@ -10,6 +10,9 @@
 use super::ExportError;
 use crate::render::frame::Rgba;
 use crate::render::mesh::{Mesh, MeshKey, MeshLibrary};
+use crate::scene::state::{BodyState, BodyStates};
+use crate::scene::Scene;
+use crate::sim::physics::SceneMotion;
 use nalgebra::{Isometry3, Vector3};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -37,6 +40,42 @@ pub struct Body {
 pub struct Motion {
     pub times: Vec<f64>,
     pub poses: Vec<Vec<Isometry3<f64>>>,
+}
+
+/// At most this many samples go into a glTF animation; more track points than that are
+/// replaced by evenly spaced samples.
+pub const MAX_SAMPLES: usize = 20_000;
+
+impl Motion {
+    /// Every body's pose at every time any body's track has a point (at most
+    /// [`MAX_SAMPLES`], else evenly spaced), from the scene's start to its finish. Where a
+    /// body's state jumps (a collision) the state after the jump is kept.
+    pub fn sampled(scene: &Scene, motion: &SceneMotion) -> Motion {
+        let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+        let bodies = scene.bodies.len();
+        let mut times: Vec<f64> = (0..bodies)
+            .flat_map(|b| motion.track(b, start).times)
+            .filter(|t| (start..=finish).contains(t))
+            .collect();
+        times.push(start);
+        times.sort_by(f64::total_cmp);
+        // glTF keeps times as 32-bit floats: times that round to the same one count once.
+        times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
+        if times.len() > MAX_SAMPLES {
+            let step = (finish - start) / (MAX_SAMPLES - 1) as f64;
+            times = (0..MAX_SAMPLES).map(|k| start + step * k as f64).collect();
+        }
+        let poses = (0..bodies)
+            .map(|b| {
+                let initial = BodyState::initial(&scene.bodies[b]);
+                times
+                    .iter()
+                    .map(|&t| motion.body_state(b, t).unwrap_or(initial).pose())
+                    .collect()
+            })
+            .collect();
+        Motion { times, poses }
+    }
 }
 
 /// A built glTF asset: its JSON document and its binary buffer.

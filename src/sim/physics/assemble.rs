@@ -59,6 +59,7 @@ impl<'s> Assembly<'s> {
         scene: &'s Scene,
         bodies: Vec<BodyModel>,
         variables: usize,
+        inputs: usize,
     ) -> Result<Assembly<'s>, PhysicsError> {
         let mut body_index = HashMap::with_capacity(bodies.len());
         for (i, b) in scene.bodies.iter().enumerate() {
@@ -79,7 +80,7 @@ impl<'s> Assembly<'s> {
             }
         }
         let mut pool = Pool::new();
-        let mut symbols = SymbolTable::new(variables);
+        let mut symbols = SymbolTable::new(variables, inputs);
         let mut steering = steering(scene, &body_index, &mut pool, &mut symbols);
         let kinematics = bodies
             .iter()
@@ -142,6 +143,8 @@ impl<'s> Assembly<'s> {
                     Some(rate) => rate,
                     None => continue,
                 },
+                // Constant between the steps where they are set.
+                Meaning::Input(_) => continue,
                 Meaning::Channel(k) => match self.world.symbols.channels()[k].derivative() {
                     Some(rate) => {
                         let symbol = self.world.symbols.channel(rate);

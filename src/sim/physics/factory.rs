@@ -2,11 +2,13 @@
 //! their Jacobian in one pass.
 //!
 //! The tape reads, in this order: time, the component's own variables, the other components'
-//! variables it reads (the scheduler interpolates them), and the trajectory values it reads
-//! (computed from the curves at the evaluation time). Small components declare a dense
+//! variables it reads (the scheduler interpolates them), the trajectory values it reads
+//! (computed from the curves at the evaluation time) and the external inputs it reads (their
+//! current values). Small components declare a dense
 //! Jacobian; larger ones the list of structurally non-zero entries, which the simulator
 //! factors with a sparse LU.
 
+use super::interaction::InteractionInputs;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::sim::{
@@ -29,15 +31,23 @@ pub(crate) struct TapeFactory {
     rhs: Vec<Node>,
     symbols: SymbolTable,
     curves: Curves,
+    inputs: InteractionInputs,
 }
 
 impl TapeFactory {
-    pub fn new(pool: Pool, rhs: Vec<Node>, symbols: SymbolTable, curves: Curves) -> TapeFactory {
+    pub fn new(
+        pool: Pool,
+        rhs: Vec<Node>,
+        symbols: SymbolTable,
+        curves: Curves,
+        inputs: InteractionInputs,
+    ) -> TapeFactory {
         TapeFactory {
             pool,
             rhs,
             symbols,
             curves,
+            inputs,
         }
     }
 }
@@ -52,7 +62,8 @@ impl EquationFactory for TapeFactory {
         let jacobian = pool.jacobian(&outputs, &own_symbols);
         outputs.extend(jacobian.iter().map(|e| e.value));
 
-        // Tape slots: time, own variables, inputs, then the channels the equations read.
+        // Tape slots: time, own variables, inputs, then the channels the equations read, then
+        // the external inputs.
         let mut slots: Vec<(Symbol, usize)> = spec
             .own
             .iter()
@@ -60,16 +71,26 @@ impl EquationFactory for TapeFactory {
             .enumerate()
             .map(|(k, &v)| (state(v), 1 + k))
             .collect();
+        let first_channel = 1 + n + spec.inputs.len();
         let mut channels: Vec<Channel> = Vec::new();
+        let mut external: Vec<(Symbol, usize)> = Vec::new();
         for &node in &outputs[..n] {
             for &symbol in pool.symbols(node) {
-                if let Meaning::Channel(k) = self.symbols.meaning(symbol) {
-                    if !slots.iter().any(|&(s, _)| s == symbol) {
-                        slots.push((symbol, 1 + n + spec.inputs.len() + channels.len()));
+                match self.symbols.meaning(symbol) {
+                    Meaning::Channel(k) if !slots.iter().any(|&(s, _)| s == symbol) => {
+                        slots.push((symbol, first_channel + channels.len()));
                         channels.push(self.symbols.channels()[k]);
                     }
+                    Meaning::Input(k) if !external.iter().any(|&(s, _)| s == symbol) => {
+                        external.push((symbol, k));
+                    }
+                    _ => {}
                 }
             }
+        }
+        let first_external = first_channel + channels.len();
+        for (j, &(symbol, _)) in external.iter().enumerate() {
+            slots.push((symbol, first_external + j));
         }
         slots.sort_unstable();
         let slot_of = |symbol: Symbol| match self.symbols.meaning(symbol) {
@@ -97,17 +118,18 @@ impl EquationFactory for TapeFactory {
                     .collect(),
             )
         };
-        let first_channel = 1 + n + spec.inputs.len();
         Ok(Box::new(CompiledComponent {
             workspace: tape.workspace(),
             values: vec![0.0; tape.outputs()],
-            arguments: vec![0.0; first_channel + channels.len()],
+            arguments: vec![0.0; first_external + external.len()],
             tape,
             own: n,
             positions,
             pattern,
             channels,
             curves: self.curves.clone(),
+            external: external.into_iter().map(|(_, k)| k).collect(),
+            inputs: self.inputs.clone(),
         }))
     }
 }
@@ -116,7 +138,7 @@ impl EquationFactory for TapeFactory {
 struct CompiledComponent {
     tape: Tape,
     workspace: Workspace,
-    /// The tape's inputs: time, own, inputs, channels.
+    /// The tape's inputs: time, own, inputs, channels, external inputs.
     arguments: Vec<f64>,
     /// The tape's outputs: derivatives, then Jacobian entries.
     values: Vec<f64>,
@@ -126,6 +148,9 @@ struct CompiledComponent {
     pattern: JacobianPattern,
     channels: Vec<Channel>,
     curves: Curves,
+    /// The external inputs read, by index into `inputs`.
+    external: Vec<usize>,
+    inputs: InteractionInputs,
 }
 
 impl ComponentEquations for CompiledComponent {
@@ -146,8 +171,18 @@ impl ComponentEquations for CompiledComponent {
         self.arguments[1..1 + n].copy_from_slice(own);
         let first_channel = 1 + n + inputs.len();
         self.arguments[1 + n..first_channel].copy_from_slice(inputs);
-        self.curves
-            .channel_values(&self.channels, t, &mut self.arguments[first_channel..]);
+        let first_external = first_channel + self.channels.len();
+        self.curves.channel_values(
+            &self.channels,
+            t,
+            &mut self.arguments[first_channel..first_external],
+        );
+        for (argument, &k) in self.arguments[first_external..]
+            .iter_mut()
+            .zip(&self.external)
+        {
+            *argument = self.inputs.get(k);
+        }
         if self
             .tape
             .eval(&self.arguments, &mut self.values, &mut self.workspace)

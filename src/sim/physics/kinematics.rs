@@ -123,6 +123,12 @@ impl Kinematics {
     /// The point at `offset` from the centre of mass in body coordinates.
     pub fn point(&self, pool: &mut Pool, offset: &Vector3<f64>) -> BodyPoint {
         let offset = Vec3::constant(pool, (*offset).into());
+        self.point_at(pool, offset)
+    }
+
+    /// The point at `offset` (nodes, e.g. external inputs) from the centre of mass in body
+    /// coordinates.
+    pub fn point_at(&self, pool: &mut Pool, offset: Vec3) -> BodyPoint {
         let arm = self.matrix.mul_vec(pool, offset);
         let position = self.position.add(pool, arm);
         let spin = self.omega.cross(pool, arm);

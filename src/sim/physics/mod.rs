@@ -15,6 +15,10 @@
 //!   angular velocity a switch in the equations ([`trajectory`]); `[T x]` and trajectory-valued
 //!   forces and links read the curves as time-dependent inputs.
 //!
+//! [`Model::compile_interactive`] adds external inputs through which bodies are pushed and
+//! pulled while a simulation runs (live mode, [`interaction`]): values set between steps,
+//! read by the compiled equations, so nothing is recompiled when they change.
+//!
 //! [`Model::simulation`] creates a [`Simulation`](crate::sim::Simulation); its factory compiles
 //! each component's derivatives and Jacobian into one tape. [`Model::motion`] reads the
 //! result per body ([`SceneMotion`], [`BodySampler`] for playback), also while a worker
@@ -54,6 +58,7 @@ pub mod body;
 mod error;
 mod factory;
 mod forces;
+pub mod interaction;
 mod kinematics;
 mod links;
 mod model;
@@ -66,6 +71,7 @@ pub mod trajectory;
 
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};
 pub use error::{PhysicsError, SimulationFailure};
+pub use interaction::{InteractionInputs, Pull, Pullable};
 pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;

@@ -4,6 +4,7 @@ use super::assemble::{Assembled, Assembly};
 use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, BODY_VARIABLES};
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
+use super::interaction::{InteractionInputs, Pullable};
 use super::links::Spring;
 use super::motion::SceneMotion;
 use super::symbols::Meaning;
@@ -37,6 +38,7 @@ pub struct Model {
     springs: Vec<Spring>,
     system: System,
     factory: TapeFactory,
+    inputs: InteractionInputs,
     simulator: Simulator,
 }
 
@@ -45,15 +47,32 @@ impl Model {
     /// forces, torques and links as symbolic expressions, trajectory constraints.
     /// Each component's equations are compiled later, when a simulation is created.
     pub fn compile(scene: &Scene) -> Result<Model, PhysicsError> {
+        Model::build(scene, None)
+    }
+
+    /// [`Model::compile`], with external inputs through which every moving body can be pushed
+    /// and the `pullable` ones pulled while the simulation runs ([`Model::inputs`], see
+    /// [`interaction`](super::interaction)). While no input is set the motion is the scene's.
+    pub fn compile_interactive(scene: &Scene, pullable: &Pullable) -> Result<Model, PhysicsError> {
+        Model::build(scene, Some(pullable))
+    }
+
+    fn build(scene: &Scene, pullable: Option<&Pullable>) -> Result<Model, PhysicsError> {
         check_simulator(scene)?;
         let bodies = body_models(scene)?;
         let variables = bodies.iter().filter(|b| !b.is_fixed()).count() * BODY_VARIABLES;
-        let mut assembly = Assembly::new(scene, bodies, variables)?;
+        let inputs = InteractionInputs::new(bodies.len(), |b| !bodies[b].is_fixed(), pullable);
+        let mut assembly = Assembly::new(scene, bodies, variables, inputs.len())?;
         for force in &scene.forces {
             assembly.add_force(force)?;
         }
         for link in &scene.links {
             assembly.add_link(link)?;
+        }
+        for body in 0..scene.bodies.len() {
+            if let Some((first, pull)) = inputs.block(body) {
+                assembly.add_interaction(body, first, pull);
+            }
         }
         let rhs = assembly.equations(variables);
         let Assembled {
@@ -79,7 +98,7 @@ impl Model {
             let mut trajectories = Vec::new();
             for &symbol in pool.symbols(node) {
                 match symbols.meaning(symbol) {
-                    Meaning::Time => {}
+                    Meaning::Time | Meaning::Input(_) => {}
                     Meaning::State(v) => reads.push(v),
                     Meaning::Channel(k) => trajectories.push(symbols.channels()[k].trajectory),
                 }
@@ -105,7 +124,8 @@ impl Model {
             constraints,
             springs,
             system,
-            factory: TapeFactory::new(pool, rhs, symbols, curves),
+            factory: TapeFactory::new(pool, rhs, symbols, curves, inputs.clone()),
+            inputs,
             simulator,
         })
     }
@@ -129,6 +149,12 @@ impl Model {
     /// The factory compiling each component's equations (for [`Simulation::update`]).
     pub fn factory(&self) -> &dyn EquationFactory {
         &self.factory
+    }
+
+    /// The external inputs that push and pull bodies (none unless the model was compiled
+    /// interactive).
+    pub fn inputs(&self) -> &InteractionInputs {
+        &self.inputs
     }
 
     /// The scene's `simulator` settings.

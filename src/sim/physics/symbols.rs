@@ -1,4 +1,5 @@
-//! How the symbols of the equations are numbered: time, state variables, and time-dependent
+//! How the symbols of the equations are numbered: time, state variables, external inputs (set
+//! from outside between steps, see [`interaction`](super::interaction)) and time-dependent
 //! inputs (trajectory values read by expressions, links and forces).
 
 use crate::sim::VarId;
@@ -42,24 +43,35 @@ impl Channel {
 pub(crate) enum Meaning {
     Time,
     State(VarId),
+    /// External input `k`: piecewise constant in time, set between steps.
+    Input(usize),
     Channel(usize),
 }
 
 /// The numbering of all symbols of one scene's equations: time is 0, state variable `v` is
-/// `1 + v`, and channels follow the state variables in the order they were first used.
+/// `1 + v`, external inputs follow the state variables, and channels follow the inputs in the
+/// order they were first used.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SymbolTable {
     variables: u32,
+    inputs: u32,
     channels: Vec<Channel>,
     index: HashMap<Channel, u32>,
 }
 
 impl SymbolTable {
-    pub fn new(variables: usize) -> SymbolTable {
+    pub fn new(variables: usize, inputs: usize) -> SymbolTable {
         SymbolTable {
             variables: variables as u32,
+            inputs: inputs as u32,
             ..SymbolTable::default()
         }
+    }
+
+    /// The symbol of external input `k` (below the count given to [`SymbolTable::new`]).
+    pub fn input(&self, k: usize) -> Symbol {
+        debug_assert!(k < self.inputs as usize);
+        Symbol(1 + self.variables + k as u32)
     }
 
     /// The symbol of `channel`, numbering it on first use.
@@ -69,7 +81,7 @@ impl SymbolTable {
         if k == next {
             self.channels.push(channel);
         }
-        Symbol(1 + self.variables + k)
+        Symbol(1 + self.variables + self.inputs + k)
     }
 
     pub fn channels(&self) -> &[Channel] {
@@ -80,7 +92,10 @@ impl SymbolTable {
         match symbol.0 {
             0 => Meaning::Time,
             s if s <= self.variables => Meaning::State(VarId(s - 1)),
-            s => Meaning::Channel((s - 1 - self.variables) as usize),
+            s if s <= self.variables + self.inputs => {
+                Meaning::Input((s - 1 - self.variables) as usize)
+            }
+            s => Meaning::Channel((s - 1 - self.variables - self.inputs) as usize),
         }
     }
 }

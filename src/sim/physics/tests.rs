@@ -82,9 +82,12 @@ fn perturbed(model: &Model, seed: f64) -> Vec<f64> {
 }
 
 fn check_jacobian(text: &str, t: f64) {
-    let model = model(text);
-    let mut whole = Whole::new(&model);
-    let x = perturbed(&model, 0.3);
+    check_model_jacobian(&model(text), t);
+}
+
+fn check_model_jacobian(model: &Model, t: f64) {
+    let mut whole = Whole::new(model);
+    let x = perturbed(model, 0.3);
     let exact = whole.jacobian(t, &x);
     let n = whole.n;
     for col in 0..n {
@@ -146,6 +149,25 @@ link body1 a offset1 {-0.5 0 0} x 0 y 0 z 0 tightness 30
 trajectory spin points {{0 0 0 1} {1 0.5 0.2 1} {2 0.5 0 1.5}} body a var drot",
         0.7,
     );
+}
+
+#[test]
+fn jacobian_matches_finite_differences_while_pulled_and_pushed() {
+    use super::interaction::INPUTS_PER_BODY;
+    use super::{Pull, Pullable};
+    let scene = evaluate(LINKED).unwrap();
+    let model = Model::compile_interactive(&scene, &Pullable::All).unwrap();
+    let inputs = model.inputs();
+    assert_eq!(inputs.len(), 2 * INPUTS_PER_BODY);
+    assert!(inputs.set_push(1, Vector3::new(1.0, -2.0, 0.5)));
+    let pull = Pull::critically_damped(
+        model.bodies()[0].mass,
+        0.1,
+        Vector3::new(0.3, 0.1, -0.2),
+        Vector3::new(1.0, 2.0, 3.0),
+    );
+    assert!(inputs.set_pull(0, Some(&pull)));
+    check_model_jacobian(&model, 0.7);
 }
 
 #[test]

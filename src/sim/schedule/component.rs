@@ -23,8 +23,11 @@ pub(crate) struct Component {
     pub(crate) integrator: ComponentIntegrator,
     inputs: Vec<InputSlot>,
     cursors: Vec<Cursor>,
-    /// Times the component must land on and restart at, sorted, ending with the end time.
+    /// Times after the start the component must land on and restart at, sorted; those past
+    /// `end` wait there until the end time moves on.
     breakpoints: Vec<f64>,
+    /// The end time: no step goes beyond it.
+    end: f64,
 }
 
 impl Component {
@@ -52,6 +55,7 @@ impl Component {
             inputs: Vec::new(),
             cursors: Vec::new(),
             breakpoints: Vec::new(),
+            end: system.end(),
         };
         component.rewire(system, partition, c);
         component.integrator.enter_prescriptions();
@@ -89,6 +93,12 @@ impl Component {
             .collect();
         self.cursors = vec![Cursor::default(); self.inputs.len()];
         self.breakpoints = breakpoints(system, partition, c);
+        self.end = system.end();
+    }
+
+    /// Moves the end time (the simulation checked that nothing is computed beyond it).
+    pub(crate) fn set_end(&mut self, end: f64) {
+        self.end = end;
     }
 
     /// Starts over as `c` of `system` (same members and evaluator, new initial values or
@@ -111,14 +121,20 @@ impl Component {
         self.integrator.enter_prescriptions();
     }
 
-    /// The first breakpoint after `t` (the end time if none is left).
+    /// The first breakpoint after `t`, or the end time if that comes first.
     pub(crate) fn next_breakpoint(&self, t: f64) -> f64 {
         let k = self.breakpoints.partition_point(|&b| b <= t);
         self.breakpoints
             .get(k)
-            .or(self.breakpoints.last())
-            .copied()
-            .unwrap_or(t)
+            .map_or(self.end, |&b| b.min(self.end))
+    }
+
+    /// Whether the component must restart at `t` (a discontinuity), as opposed to merely
+    /// stopping there because the end time is `t`.
+    pub(crate) fn is_breakpoint(&self, t: f64) -> bool {
+        self.breakpoints
+            .binary_search_by(|b| b.total_cmp(&t))
+            .is_ok()
     }
 
     /// Where the next step will end.
@@ -182,10 +198,11 @@ fn own_prescriptions(system: &System, members: &[VarId]) -> Vec<(usize, Vec<Pres
         .collect()
 }
 
-/// The component's breakpoints: its own variables' prescription ends and declared breakpoints,
-/// its inputs' prescription ends (their values jump there), and the end time.
+/// The component's breakpoints after the start: its own variables' prescription ends and
+/// declared breakpoints, and its inputs' prescription ends (their values jump there). They are
+/// kept beyond the end time too, for when the end moves on (live stepping).
 fn breakpoints(system: &System, partition: &Partition, c: ComponentId) -> Vec<f64> {
-    let mut times = vec![system.end()];
+    let mut times = Vec::new();
     for &v in partition.members(c) {
         times.extend_from_slice(system.variable(v).breakpoints());
     }
@@ -195,7 +212,7 @@ fn breakpoints(system: &System, partition: &Partition, c: ComponentId) -> Vec<f6
             times.push(p.end());
         }
     }
-    times.retain(|&t| t > system.start() && t <= system.end());
+    times.retain(|&t| t > system.start() && t.is_finite());
     times.sort_by(f64::total_cmp);
     times.dedup();
     times

@@ -14,6 +14,7 @@
 
 mod backup;
 mod component;
+mod horizon;
 mod observer;
 mod queue;
 mod update;
@@ -210,10 +211,12 @@ impl Simulation {
             Err(failure) => return Err(self.step_error(c, failure)),
         };
         {
-            let integrator = &mut self.components[c.index()].integrator;
+            let component = &mut self.components[c.index()];
+            let restart = accepted.to == limit && (limit < end || component.is_breakpoint(limit));
+            let integrator = &mut component.integrator;
             let mut track = tracks.write(c);
             track.push(accepted.to, integrator.values());
-            if accepted.to == limit && limit < end {
+            if restart {
                 integrator.restart_here(control);
                 if integrator.enter_prescriptions() {
                     track.push(accepted.to, integrator.values());

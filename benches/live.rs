@@ -1,0 +1,148 @@
+//! Live mode speed (issue 8 §5): how many bodies hold real time at dt 0.01, and the update
+//! rate of a small scene at dt 0.001.
+//!
+//! Time per update is measured over a second of simulated time after a short warm-up and
+//! reported as a ratio to dt (below 1 holds real time). Free bodies under gravity and a chain
+//! of linked boxes are grown by doubling until an update takes longer than dt. For the free
+//! bodies the same simulated second is also computed as a precomputed run (`Model::simulation`,
+//! the playback path), the baseline of what live stepping costs over it.
+//!
+//! Run with `cargo bench --bench live`.
+
+use asgard::live::scene::{LiveOptions, SceneAdvance};
+use asgard::live::Module;
+use asgard::scene::evaluate;
+use asgard::sim::physics::{Model, Pullable};
+use std::time::Instant;
+
+/// `n` balls on a grid, each under gravity.
+fn free_bodies(n: usize) -> String {
+    format!(
+        "simulator finish 1
+shape_set ball desc {{sphere 0.2}}
+for {{set i 0}} {{$i < {n}}} {{incr i}} {{
+    body b$i shape ball mass 1 init_pos [list [expr {{$i % 100}}] [expr {{$i / 100}}] 0] \\
+        init_dpos {{1 2 0}} init_drot {{0 0.5 1}}
+    force body b$i gravity {{0 -9.81 0}}
+}}
+"
+    )
+}
+
+/// A chain of `n` boxes hanging from a fixed point, starting horizontal (examples/chain.asg).
+fn chain(n: usize) -> String {
+    format!(
+        "simulator finish 1
+set len 0.3
+shape_set link desc {{box {{0.3 0.08 0.08}}}}
+for {{set i 0}} {{$i < {n}}} {{incr i}} {{
+    set name box$i
+    body $name shape link mass 0.2 init_pos [list [expr {{($i + 0.5) * $len}}] 0 0]
+    force body $name gravity {{0 -9.81 0}}
+    if {{$i == 0}} {{
+        link body1 $name offset1 [list [expr {{-$len / 2}}] 0 0] point {{0 0 0}} tightness 5000
+    }} else {{
+        link body1 $name offset1 [list [expr {{-$len / 2}}] 0 0] \\
+            body2 box[expr {{$i - 1}}] offset2 [list [expr {{$len / 2}}] 0 0] tightness 5000
+    }}
+}}
+"
+    )
+}
+
+/// Seconds per update of `text` live at `dt`, over `seconds` of simulated time after a
+/// warm-up of a tenth of that.
+fn per_update(text: &str, pullable: Pullable, dt: f64, seconds: f64) -> f64 {
+    let scene = evaluate(text).expect("the bench scene evaluates");
+    let options = LiveOptions {
+        pullable,
+        ..LiveOptions::default()
+    };
+    let (mut advance, controls) = SceneAdvance::new(&scene, &options).expect("it compiles");
+    let updates = (seconds / dt).round() as usize;
+    for _ in 0..updates / 10 {
+        advance.update(dt);
+    }
+    let started = Instant::now();
+    for _ in 0..updates {
+        advance.update(dt);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    assert_eq!(controls.error(), None);
+    elapsed / updates as f64
+}
+
+/// Seconds to precompute `seconds` of `text` with the playback simulation, per `dt` of it.
+fn precomputed_per_dt(text: &str, dt: f64) -> f64 {
+    let scene = evaluate(text).expect("the bench scene evaluates");
+    let model = Model::compile(&scene).expect("it compiles");
+    let mut simulation = model.simulation(model.options()).expect("it builds");
+    let started = Instant::now();
+    simulation.run_to_end().expect("it runs");
+    let span = scene.simulator.finish - scene.simulator.start;
+    started.elapsed().as_secs_f64() * dt / span
+}
+
+/// Grows the scene by doubling from `first` while an update at dt 0.01 takes less than dt,
+/// then narrows the last doubling down by bisection (to an eighth of it); prints each size
+/// tried and returns the largest that held real time.
+fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) -> usize {
+    let dt = 0.01;
+    let holds = |n: usize| {
+        let seconds = if n >= 1000 { 0.3 } else { 1.0 };
+        let time = per_update(&scene(n), Pullable::Only(Vec::new()), dt, seconds);
+        let ratio = time / dt;
+        println!(
+            "{name:>12} {n:>6} bodies: {:8.3} ms per update, {ratio:6.3} of dt",
+            time * 1e3
+        );
+        ratio < 1.0
+    };
+    let (mut held, mut failed) = (0, first);
+    while holds(failed) {
+        held = failed;
+        failed *= 2;
+    }
+    while failed - held > (held / 8).max(1) {
+        let middle = (held + failed) / 2;
+        if holds(middle) {
+            held = middle;
+        } else {
+            failed = middle;
+        }
+    }
+    held
+}
+
+fn main() {
+    println!("live mode at dt 0.01 (pushable, not pullable), time per update / dt:");
+    let free = largest_real_time("free", 250, free_bodies);
+    let linked = largest_real_time("chain", 2, chain);
+    println!("largest holding real time: {free} free bodies, a chain of {linked}");
+
+    let n = free.max(1);
+    let dt = 0.01;
+    let live = per_update(&free_bodies(n), Pullable::Only(Vec::new()), dt, 1.0);
+    let pullable = per_update(&free_bodies(n), Pullable::All, dt, 1.0);
+    let baseline = precomputed_per_dt(&free_bodies(n), dt);
+    println!(
+        "{n} free bodies, per 0.01 s of motion: precomputed {:.3} ms (baseline), live {:.3} ms \
+         ({:.2}x), live with every body pullable {:.3} ms ({:.2}x)",
+        baseline * 1e3,
+        live * 1e3,
+        live / baseline,
+        pullable * 1e3,
+        pullable / baseline,
+    );
+
+    let dt = 0.001;
+    for (name, text) in [("one free ball", free_bodies(1)), ("chain of 5", chain(5))] {
+        let time = per_update(&text, Pullable::All, dt, 2.0);
+        println!(
+            "{name} at dt 0.001: {:.1} us per update, {:.0} updates/s ({:.3} of dt)",
+            time * 1e6,
+            1.0 / time,
+            time / dt
+        );
+    }
+}

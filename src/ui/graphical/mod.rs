@@ -1,0 +1,421 @@
+//! The graphical viewer (4.1, figure 4.2): the scene drawn at one time from one viewpoint,
+//! with handles to drag.
+//!
+//! The window has a menu bar, the picture, the element-type check buttons at the right that
+//! show or hide each kind of handle, a status line, and the time bar at the bottom. Unshifted
+//! buttons position the view (`view_mouse`); with Shift held the left button drags handles and
+//! selects bodies, the middle button makes a new trajectory point next to one, and the right
+//! button deletes one. Keys: `c` sets the centre of rotation under the pointer, `z` and `x`
+//! push the dragged handle into or out of the screen, `a` (held) drags link ends in the screen
+//! plane instead of on the surface, Escape cancels a Create command.
+
+use gtk4 as gtk;
+mod time_bar;
+mod viewer;
+
+use crate::scene::handles::HandleKind;
+use crate::session::Event;
+use crate::ui::editor::{Editor, EditorEvent};
+use crate::ui::gl_view::GlView;
+use gtk::prelude::*;
+use gtk::{gdk, gio, glib};
+use std::rc::Rc;
+use time_bar::TimeBar;
+use viewer::{Viewer, Widgets};
+
+pub use time_bar::TimeScale;
+pub use viewer::{initial_options, initial_view, INITIAL_HANDLES};
+
+/// The check buttons at the right: handle kinds shown together.
+const HANDLE_GROUPS: [(&str, &[HandleKind]); 9] = [
+    ("Position", &[HandleKind::BodyPosition]),
+    ("Rotation", &[HandleKind::BodyRotation]),
+    ("Velocity", &[HandleKind::Velocity]),
+    ("Angular velocity", &[HandleKind::AngularVelocity]),
+    ("Forces", &[HandleKind::ForceBase, HandleKind::ForceHead]),
+    ("Torques", &[HandleKind::TorqueHead]),
+    ("Links", &[HandleKind::LinkEnd]),
+    ("Trajectory points", &[HandleKind::TrajectoryPoint]),
+    (
+        "Lights",
+        &[HandleKind::LightPosition, HandleKind::LightDirection],
+    ),
+];
+
+/// Opens a new graphical viewer on the editor's session.
+pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
+    let number = editor.next_viewer_number(true);
+    let window = editor.window(&format!("Graphical viewer {number}"));
+    window.set_default_size(860, 640);
+    let viewer = Viewer::new(editor.clone());
+
+    let gl = {
+        let scenery: Rc<dyn crate::ui::gl_view::Scenery> = viewer.clone();
+        let editor = Rc::downgrade(editor);
+        GlView::new(scenery, move |e| {
+            if let Some(editor) = editor.upgrade() {
+                editor.status(format!("The graphical viewer cannot draw: {e}"));
+            }
+        })
+    };
+    gl.area.set_focusable(true);
+
+    let overlay_labels = gtk::DrawingArea::new();
+    overlay_labels.set_can_target(false);
+    {
+        let viewer = Rc::downgrade(&viewer);
+        overlay_labels.set_draw_func(move |area, cr, _, _| {
+            if let Some(viewer) = viewer.upgrade() {
+                let scale = f64::from(area.scale_factor().max(1));
+                draw_labels(cr, &viewer.labels(), scale);
+            }
+        });
+    }
+    let value = gtk::Label::new(None);
+    value.set_halign(gtk::Align::End);
+    value.set_valign(gtk::Align::Start);
+    value.set_margin_top(6);
+    value.set_margin_end(6);
+    value.add_css_class("osd");
+    value.set_visible(false);
+    value.set_can_target(false);
+    let prompt = gtk::Label::new(None);
+    prompt.set_halign(gtk::Align::Start);
+    prompt.set_valign(gtk::Align::Start);
+    prompt.set_margin_top(6);
+    prompt.set_margin_start(6);
+    prompt.add_css_class("osd");
+    prompt.set_visible(false);
+    prompt.set_can_target(false);
+    let picture = gtk::Overlay::new();
+    picture.set_child(Some(&gl.area));
+    picture.add_overlay(&overlay_labels);
+    picture.add_overlay(&value);
+    picture.add_overlay(&prompt);
+
+    let status = gtk::Label::new(None);
+    status.set_xalign(0.0);
+    status.set_wrap(true);
+    status.set_margin_start(6);
+
+    let time_bar = Rc::new(TimeBar::new(&viewer));
+    let on_time = {
+        let time_bar = time_bar.clone();
+        Box::new(move |time, range| time_bar.show_time(time, range))
+    };
+    let on_trajectory = {
+        let time_bar = time_bar.clone();
+        let viewer = Rc::downgrade(&viewer);
+        Box::new(move || {
+            if let Some(viewer) = viewer.upgrade() {
+                time_bar.show_marks(viewer.editing_trajectory().is_some());
+            }
+        })
+    };
+    viewer.attach(
+        gl.clone(),
+        Widgets {
+            value,
+            status: status.clone(),
+            overlay: overlay_labels,
+            on_time,
+            on_trajectory,
+        },
+    );
+    time_bar.show_time(viewer.time(), viewer.time_range());
+
+    let body = gtk::Box::new(gtk::Orientation::Horizontal, 0);
+    body.append(&picture);
+    body.append(&side_panel(&viewer));
+    let column = gtk::Box::new(gtk::Orientation::Vertical, 2);
+    column.append(&menu_bar(&window, &viewer));
+    column.append(&body);
+    column.append(&status);
+    column.append(&time_bar.widget);
+    window.set_child(Some(&column));
+
+    mouse(&viewer, &gl.area);
+    keys(&viewer, &window);
+    {
+        let viewer = viewer.clone();
+        editor.observe(&window, move |_, event| {
+            viewer.on_session(event);
+            if let Event::SimulationFailed(why) = event {
+                viewer.say(&format!("The simulation failed: {why}"));
+            }
+        });
+    }
+    {
+        let viewer = Rc::downgrade(&viewer);
+        let prompt = prompt.clone();
+        editor.listen_while_open(&window, move |event| {
+            let Some(viewer) = viewer.upgrade() else {
+                return;
+            };
+            match event {
+                EditorEvent::Prompt => {
+                    let instruction = viewer.editor.prompt_instruction();
+                    prompt.set_text(instruction.as_deref().unwrap_or(""));
+                    prompt.set_visible(instruction.is_some());
+                }
+                EditorEvent::Selection => viewer.redraw(),
+                EditorEvent::Status(_) => {}
+            }
+        });
+    }
+    {
+        let viewer = viewer.clone();
+        window.connect_destroy(move |_| viewer.stop());
+    }
+    window.present();
+    window
+}
+
+/// The element-type check buttons: which handles show, and what else the picture shows.
+fn side_panel(viewer: &Rc<Viewer>) -> gtk::Box {
+    let panel = gtk::Box::new(gtk::Orientation::Vertical, 2);
+    panel.set_margin_start(6);
+    panel.set_margin_end(6);
+    let heading = |text: &str| {
+        let label = gtk::Label::new(Some(text));
+        label.set_xalign(0.0);
+        label.add_css_class("heading");
+        label.set_margin_top(6);
+        label
+    };
+    panel.append(&heading("Handles"));
+    for (name, kinds) in HANDLE_GROUPS {
+        let check = gtk::CheckButton::with_label(name);
+        check.set_active(kinds.iter().all(|k| INITIAL_HANDLES.contains(k)));
+        let viewer = Rc::downgrade(viewer);
+        check.connect_toggled(move |check| {
+            let Some(viewer) = viewer.upgrade() else {
+                return;
+            };
+            {
+                let mut options = viewer.options.borrow_mut();
+                options.handles.retain(|k| !kinds.contains(k));
+                if check.is_active() {
+                    options.handles.extend_from_slice(kinds);
+                }
+                options.highlighted_handle = None;
+            }
+            viewer.redraw();
+        });
+        panel.append(&check);
+    }
+    panel.append(&heading("Show"));
+    type Flag = fn(&mut crate::render::scene_frame::FrameOptions) -> &mut bool;
+    let flags: [(&str, Flag); 5] = [
+        ("Trajectories", |o| &mut o.trajectories),
+        ("Vectors", |o| &mut o.vectors),
+        ("Links", |o| &mut o.links),
+        ("Grid", |o| &mut o.grid),
+        ("Wireframe", |o| &mut o.wireframe),
+    ];
+    for (name, flag) in flags {
+        let check = gtk::CheckButton::with_label(name);
+        check.set_active(*flag(&mut viewer.options.borrow_mut()));
+        let viewer = Rc::downgrade(viewer);
+        check.connect_toggled(move |check| {
+            if let Some(viewer) = viewer.upgrade() {
+                *flag(&mut viewer.options.borrow_mut()) = check.is_active();
+                viewer.redraw();
+            }
+        });
+        panel.append(&check);
+    }
+    panel
+}
+
+fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::PopoverMenuBar {
+    let action = |name: &str, run: fn(&Viewer)| {
+        let viewer = Rc::downgrade(viewer);
+        let action = gio::SimpleAction::new(name, None);
+        action.connect_activate(move |_, _| {
+            if let Some(viewer) = viewer.upgrade() {
+                run(&viewer);
+            }
+        });
+        window.add_action(&action);
+    };
+    action("reset-view", Viewer::reset_view);
+    action("initial-selected", |v| set_initial_state(v, true));
+    action("initial-all", |v| set_initial_state(v, false));
+    action("play", Viewer::play);
+    action("stop", Viewer::stop);
+    action("rewind", Viewer::rewind);
+    action("step", Viewer::step);
+
+    let edit = gio::Menu::new();
+    edit.append(Some("Undo"), Some("win.undo"));
+    edit.append(Some("Redo"), Some("win.redo"));
+    let view = gio::Menu::new();
+    view.append(Some("Reset view"), Some("win.reset-view"));
+    let motion = gio::Menu::new();
+    motion.append(Some("Simulate"), Some("win.simulate"));
+    motion.append(Some("Play"), Some("win.play"));
+    motion.append(Some("Stop"), Some("win.stop"));
+    motion.append(Some("Rewind"), Some("win.rewind"));
+    motion.append(Some("Step"), Some("win.step"));
+    let initial = gio::Menu::new();
+    initial.append(
+        Some("Set initial state from here (selected bodies)"),
+        Some("win.initial-selected"),
+    );
+    initial.append(
+        Some("Set initial state from here (all bodies)"),
+        Some("win.initial-all"),
+    );
+    motion.append_section(None, &initial);
+    let bar = gio::Menu::new();
+    bar.append_submenu(Some("Edit"), &edit);
+    bar.append_submenu(Some("View"), &view);
+    bar.append_submenu(Some("Motion"), &motion);
+    gtk::PopoverMenuBar::from_model(Some(&bar))
+}
+
+/// Writes the state at the viewer's time into the initial values of the selected bodies (or
+/// all), so a new run starts from this moment.
+fn set_initial_state(viewer: &Viewer, selected_only: bool) {
+    let editor = &viewer.editor;
+    let bodies: Vec<usize> = {
+        let Some(scene) = editor.session.scene() else {
+            return;
+        };
+        let selection = editor.selection();
+        scene
+            .bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !selected_only || selection.contains(&b.name))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    if bodies.is_empty() {
+        viewer.say("No body is selected (Shift and the left button select bodies).");
+        return;
+    }
+    match editor
+        .session
+        .set_initial_state_from(viewer.time(), &bodies)
+    {
+        Ok(n) => editor.status(format!(
+            "The initial state of {n} bodies is now their state at t = {:.3}.",
+            viewer.time()
+        )),
+        Err(e) => viewer.say(&e.reason),
+    }
+}
+
+/// The mouse on the picture: all buttons through one drag gesture.
+fn mouse(viewer: &Rc<Viewer>, area: &gtk::GLArea) {
+    let drag = gtk::GestureDrag::new();
+    drag.set_button(0);
+    let start = Rc::new(std::cell::Cell::new((0.0, 0.0)));
+    {
+        let viewer = Rc::downgrade(viewer);
+        let start = start.clone();
+        let area = area.clone();
+        drag.connect_drag_begin(move |gesture, x, y| {
+            let Some(viewer) = viewer.upgrade() else {
+                return;
+            };
+            area.grab_focus();
+            start.set((x, y));
+            let shift = gesture
+                .current_event_state()
+                .contains(gdk::ModifierType::SHIFT_MASK);
+            let at = viewer.gl().picture_point(x, y);
+            viewer.press(gesture.current_button(), shift, at);
+        });
+    }
+    {
+        let viewer = Rc::downgrade(viewer);
+        let start = start.clone();
+        drag.connect_drag_update(move |_, dx, dy| {
+            if let Some(viewer) = viewer.upgrade() {
+                let (x, y) = start.get();
+                let at = viewer.gl().picture_point(x + dx, y + dy);
+                viewer.drag_to(at);
+            }
+        });
+    }
+    {
+        let viewer = Rc::downgrade(viewer);
+        drag.connect_drag_end(move |_, dx, dy| {
+            if let Some(viewer) = viewer.upgrade() {
+                let (x, y) = start.get();
+                let at = viewer.gl().picture_point(x + dx, y + dy);
+                viewer.release(at);
+            }
+        });
+    }
+    area.add_controller(drag);
+    let motion = gtk::EventControllerMotion::new();
+    {
+        let viewer = Rc::downgrade(viewer);
+        motion.connect_motion(move |_, x, y| {
+            if let Some(viewer) = viewer.upgrade() {
+                let at = viewer.gl().picture_point(x, y);
+                viewer.pointer_moved(at);
+            }
+        });
+    }
+    area.add_controller(motion);
+}
+
+/// The viewer's keys (4.1.3, 4.1.6, 4.1.7).
+fn keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
+    let keys = gtk::EventControllerKey::new();
+    {
+        let viewer = Rc::downgrade(viewer);
+        keys.connect_key_pressed(move |_, key, _, state| {
+            let Some(viewer) = viewer.upgrade() else {
+                return glib::Propagation::Proceed;
+            };
+            if state.intersects(gdk::ModifierType::CONTROL_MASK | gdk::ModifierType::ALT_MASK) {
+                return glib::Propagation::Proceed;
+            }
+            match key.to_lower() {
+                gdk::Key::c => viewer.centre_at_pointer(),
+                gdk::Key::z => viewer.push_handle(true),
+                gdk::Key::x => viewer.push_handle(false),
+                gdk::Key::a => viewer.set_free(true),
+                _ => return glib::Propagation::Proceed,
+            }
+            glib::Propagation::Stop
+        });
+    }
+    {
+        let viewer = Rc::downgrade(viewer);
+        keys.connect_key_released(move |_, key, _, _| {
+            if let (Some(viewer), gdk::Key::a) = (viewer.upgrade(), key.to_lower()) {
+                viewer.set_free(false);
+            }
+        });
+    }
+    window.add_controller(keys);
+}
+
+/// Text next to handles, on a pale box so it reads over any picture.
+fn draw_labels(cr: &gtk::cairo::Context, labels: &[(nalgebra::Point2<f64>, String)], scale: f64) {
+    cr.set_font_size(11.0);
+    for (at, text) in labels {
+        let (x, y) = (at.x / scale + 8.0, at.y / scale - 8.0);
+        let Ok(extents) = cr.text_extents(text) else {
+            continue;
+        };
+        cr.set_source_rgba(1.0, 1.0, 1.0, 0.75);
+        cr.rectangle(
+            x - 2.0,
+            y - extents.height() - 2.0,
+            extents.x_advance() + 4.0,
+            extents.height() + 5.0,
+        );
+        let _ = cr.fill();
+        cr.set_source_rgb(0.1, 0.1, 0.1);
+        cr.move_to(x, y);
+        let _ = cr.show_text(text);
+    }
+}

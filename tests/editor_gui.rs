@@ -1,0 +1,438 @@
+//! `asgard edit` end to end: real windows on a private Xvfb display, driven with xdotool,
+//! watched through screenshots and the scene text served over D-Bus (see editor_support).
+//!
+//! Pictures are compared with golden pictures under tests/golden/ (editor-*.png) with the
+//! tolerance of the render tests. To regenerate them deliberately, run
+//!
+//! ```text
+//! ASGARD_REGENERATE_GOLDEN=1 cargo test --test editor_gui
+//! ```
+//!
+//! and look at every picture before committing it. On a failure the picture taken and a
+//! picture of the differing pixels are written under target/tmp/editor/.
+
+mod editor_support;
+#[path = "render_support/golden.rs"]
+mod golden;
+
+use asgard::render::camera::{Camera, Viewport};
+use asgard::render::image::write_png;
+use asgard::render::scene_frame::SceneFrames;
+use asgard::scene::handles::HandleScales;
+use asgard::scene::{evaluate, Scene};
+use asgard::ui::graphical::{initial_options, initial_view};
+use editor_support::*;
+use golden::{differences, golden, MAX_DIFFERING, REGENERATE};
+use nalgebra::Point3;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Two balls, and a third to be typed in.
+const TWO_BALLS: &str = "simulator finish 2 step 0.05
+shape_set ball desc {sphere 0.5}
+body a shape ball init_pos {0 0 0}
+body b shape ball init_pos {4 0 0}
+";
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}
+
+/// A scene file with `text` in a folder that lives as long as the returned guard.
+fn scene_file(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scene.asg");
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+/// The graphical viewer's picture area once the scene is drawn in it.
+fn drawn_area(editor: &Editor) -> Rect {
+    let window = editor.geometry(&editor.window("Graphical viewer 1$"));
+    wait_for("the scene drawn in the graphical viewer", || {
+        picture_area(&editor.screenshot(window), window).filter(|a| a.width > 300)
+    })
+}
+
+/// The view the graphical viewer starts with, for a picture area of `area`'s size.
+fn first_view(scene: &Scene, area: Rect) -> (Camera, Viewport) {
+    let frames = SceneFrames::new(scene).unwrap();
+    let options = initial_options(HandleScales::fitted(scene, frames.shapes()));
+    let viewport = Viewport::new(f64::from(area.width), f64::from(area.height));
+    (initial_view(scene, &frames, &options, &viewport), viewport)
+}
+
+/// Waits until the picture of `rect` matches golden picture `name` (or, when regenerating,
+/// until it stops changing, and stores it).
+fn expect_picture(editor: &Editor, rect: Rect, name: &str) {
+    let path = golden(name);
+    if std::env::var_os(REGENERATE).is_some() {
+        let mut last = editor.screenshot(rect);
+        let settled = wait_for("the picture to settle", || {
+            let now = editor.screenshot(rect);
+            let same = now == last;
+            last = now.clone();
+            same.then_some(now)
+        });
+        write_png(&path, &settled).unwrap();
+        return;
+    }
+    let expected = golden::read_png(&path);
+    let allowed = (MAX_DIFFERING * f64::from(expected.width * expected.height)) as usize;
+    let deadline = Instant::now() + PATCH_WAIT;
+    loop {
+        let found = editor.screenshot(rect);
+        assert_eq!(
+            (found.width, found.height),
+            (expected.width, expected.height),
+            "the picture of {name} has another size than the golden one"
+        );
+        let (count, diff) = differences(&found, &expected);
+        if count <= allowed {
+            return;
+        }
+        if Instant::now() > deadline {
+            let out = output_dir(name);
+            write_png(&out.join("found.png"), &found).unwrap();
+            write_png(&out.join("difference.png"), &diff).unwrap();
+            panic!(
+                "{name}: {count} pixels differ from {} (at most {allowed} may); see {}",
+                path.display(),
+                out.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// How long a picture may take to come to match its golden one.
+const PATCH_WAIT: Duration = Duration::from_secs(60);
+
+/// Types `text` at the end of the language viewer's text and presses Update (Ctrl+Return).
+fn type_at_end_and_update(editor: &Editor, text: &str) {
+    let id = editor.window("Language viewer 1$");
+    let window = editor.geometry(&id);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    // A click in the text gives it the keyboard.
+    let (x, y) = (window.x + window.width / 2, window.y + window.height / 2);
+    editor.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"]);
+    editor.xdotool(&["key", "ctrl+End"]);
+    editor.xdotool(&["type", "--delay", "20", text]);
+    editor.xdotool(&["key", "ctrl+Return"]);
+}
+
+/// Where b3's position handle is on the screen in the pendulum's first view, and that view.
+fn b3_on_screen(editor: &Editor, scene: &Scene) -> ((i32, i32), Rect, Camera, Viewport) {
+    let area = drawn_area(editor);
+    let (camera, viewport) = first_view(scene, area);
+    let b3 = scene.body("b3").unwrap();
+    let seen = camera
+        .project(&Point3::from(b3.init_pos.value), &viewport)
+        .unwrap();
+    let at = (
+        area.x + seen.x.round() as i32,
+        area.y + seen.y.round() as i32,
+    );
+    (at, area, camera, viewport)
+}
+
+/// Drags with Shift and the left button from `from` to `to` in a few steps.
+fn shift_drag(editor: &Editor, from: (i32, i32), to: (i32, i32)) {
+    editor.xdotool(&["mousemove", &from.0.to_string(), &from.1.to_string()]);
+    editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
+    for k in 1..=6 {
+        let x = from.0 + (to.0 - from.0) * k / 6;
+        let y = from.1 + (to.1 - from.1) * k / 6;
+        editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+    }
+    editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
+}
+
+/// Waits until the text read over D-Bus has b3 under screen point `to`, and returns it.
+fn text_with_b3_at(
+    editor: &Editor,
+    to: (i32, i32),
+    area: Rect,
+    camera: &Camera,
+    viewport: &Viewport,
+) -> String {
+    wait_for("b3 at the pointer in the text read over D-Bus", || {
+        let text = editor.text();
+        let moved = evaluate(&text).ok()?;
+        let at = camera.project(&Point3::from(moved.body("b3")?.init_pos.value), viewport)?;
+        let here = (at.x - f64::from(to.0 - area.x)).hypot(at.y - f64::from(to.1 - area.y));
+        (here < 1.5).then_some(text)
+    })
+}
+
+#[test]
+fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let original = editor.text();
+    let scene = evaluate(&original).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    // The yellow position handle is drawn there.
+    let handle = editor.screenshot(Rect {
+        x,
+        y,
+        width: 1,
+        height: 1,
+    });
+    let [r, g, b, _] = handle.pixel(0, 0).unwrap();
+    assert!(
+        r > 180 && g > 180 && b < 150,
+        "no position handle at ({x}, {y}): {r} {g} {b}"
+    );
+
+    let to = (x + 60, y + 40);
+    shift_drag(&editor, (x, y), to);
+    let edited = text_with_b3_at(&editor, to, area, &camera, &viewport);
+    // Only the init_pos literal of b3 changed.
+    let b3 = scene.body("b3").unwrap();
+    let span = b3.init_pos.span.expect("b3's init_pos is a literal");
+    let tail = &original[span.end..];
+    assert!(edited.starts_with(&original[..span.start]), "{edited}");
+    assert!(edited.ends_with(tail), "{edited}");
+    let literal = &edited[span.start..edited.len() - tail.len()];
+    let numbers: Vec<f64> = literal
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(numbers.len(), 3, "{literal}");
+    let moved = evaluate(&edited).unwrap();
+    for name in ["b1", "b2"] {
+        assert_eq!(moved.body(name), scene.body(name));
+    }
+    assert_ne!(moved.body("b3").unwrap().init_pos.value, b3.init_pos.value);
+
+    // The whole drag undoes as one step of the text history, and redoes.
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("the drag undone", || {
+        (editor.text() == original).then_some(())
+    });
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+shift+z"]);
+    wait_for("the drag redone", || {
+        (editor.text() == edited).then_some(())
+    });
+}
+
+#[test]
+fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let scene = evaluate(&editor.text()).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    // Show the end of the text (b3's line) with the cursor on another line, near the top.
+    let id = editor.window("Language viewer 1$");
+    let window = editor.geometry(&id);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
+    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    editor.xdotool(&["key", "ctrl+End", "Up", "Up", "Up", "Up", "Up", "Up", "Up"]);
+    let text_area = Rect {
+        height: window.height - 60,
+        ..window
+    };
+    let before = wait_for("the language viewer to settle", || {
+        let a = editor.screenshot(text_area);
+        (editor.screenshot(text_area) == a).then_some(a)
+    });
+
+    let to = (x + 50, y - 30);
+    shift_drag(&editor, (x, y), to);
+    text_with_b3_at(&editor, to, area, &camera, &viewport);
+    // The literal changed on b3's line only: the cursor and the scroll position stayed.
+    let rows = wait_for("b3's literal to change in the language viewer", || {
+        let after = editor.screenshot(text_area);
+        let rows: Vec<u32> = (0..after.height)
+            .filter(|&y| {
+                (0..after.width).any(|x| {
+                    let (p, q) = (after.pixel(x, y).unwrap(), before.pixel(x, y).unwrap());
+                    p.iter().zip(q).any(|(a, b)| a.abs_diff(b) > 24)
+                })
+            })
+            .collect();
+        (!rows.is_empty()).then_some(rows)
+    });
+    let band = rows.last().unwrap() - rows.first().unwrap();
+    assert!(
+        band < 20,
+        "pixels changed on rows {:?}..{:?}: more than one line moved",
+        rows.first(),
+        rows.last()
+    );
+}
+
+#[test]
+fn typing_not_yet_applied_survives_a_drag_and_update_keeps_both() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let scene = evaluate(&editor.text()).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    let id = editor.window("Language viewer 1$");
+    let window = editor.geometry(&id);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
+    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    editor.xdotool(&["key", "ctrl+Home"]);
+    editor.xdotool(&["type", "--delay", "20", "# typed before the drag"]);
+    editor.xdotool(&["key", "Return"]);
+
+    let to = (x - 40, y + 30);
+    shift_drag(&editor, (x, y), to);
+    let dragged = text_with_b3_at(&editor, to, area, &camera, &viewport);
+    assert!(
+        !dragged.contains("typed before"),
+        "the typing is not applied yet"
+    );
+
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "ctrl+Return"]);
+    let updated = wait_for("the typing in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("typed before").then_some(text)
+    });
+    assert_eq!(updated, format!("# typed before the drag\n{dragged}"));
+}
+
+#[test]
+fn a_body_typed_in_the_language_viewer_appears_after_update() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let before = editor.screenshot(area);
+    type_at_end_and_update(&editor, "body c shape ball init_pos {2 1.5 0}");
+    wait_for("body c in the text over D-Bus", || {
+        editor.text().contains("body c shape ball").then_some(())
+    });
+    wait_for("the graphical viewer to change", || {
+        (differing(&editor.screenshot(area), &before, 24) > 200).then_some(())
+    });
+    expect_picture(&editor, area, "editor-typed-body");
+}
+
+#[test]
+fn a_syntax_error_is_marked_where_it_is() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    drawn_area(&editor);
+    // The brace of init_pos is never closed: line 5, column 28.
+    type_at_end_and_update(&editor, "body c shape ball init_pos {2 1.5 0");
+    wait_for("the error status over D-Bus", || {
+        (editor.status() == "error").then_some(())
+    });
+    // The text stays as typed.
+    assert!(editor.text().ends_with("init_pos {2 1.5 0"));
+    let window = editor.geometry(&editor.window("Language viewer 1$"));
+    let top = Rect {
+        height: 240,
+        ..window
+    };
+    expect_picture(&editor, top, "editor-syntax-error");
+}
+
+#[test]
+fn simulate_then_play_moves_the_bodies() {
+    let (_dir, file) = scene_file(
+        "simulator finish 3 step 0.05
+shape_set ball desc {sphere 0.5}
+body a shape ball init_pos {0 0 0} init_dpos {2 3 0}
+force body a gravity {0 -3 0}
+body b shape ball init_pos {4 0 0} fixed 1
+",
+    );
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    // A change of the text leaves no motion to play until Simulate.
+    type_at_end_and_update(
+        &editor,
+        "body c shape ball init_pos {2 -2 0} init_dpos {-1 2 0}",
+    );
+    wait_for("body c in the text over D-Bus", || {
+        editor.text().contains("body c").then_some(())
+    });
+    let control = editor.window(" — Asgard$");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+r"]);
+    let still = editor.screenshot(area);
+    let viewer = editor.window("Graphical viewer 1$");
+    // Play at once: playback waits for the run to report, then follows the computed motion.
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+p"]);
+    let first = wait_for("the bodies to start moving after Simulate and Play", || {
+        let now = editor.screenshot(area);
+        (differing(&now, &still, 24) > 100).then_some(now)
+    });
+    let second = wait_for("the bodies to move on", || {
+        let now = editor.screenshot(area);
+        (differing(&now, &first, 24) > 100).then_some(now)
+    });
+    let out = output_dir("simulate-then-play");
+    for (name, picture) in [("still", &still), ("first", &first), ("second", &second)] {
+        write_png(&out.join(format!("{name}.png")), picture).unwrap();
+    }
+}
+
+#[test]
+fn the_shape_editor_writes_a_shape_set_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    editor.xdotool(&["windowfocus", "--sync", &id]);
+    // New sphere, New box, then Done (Alt and the underlined letters).
+    editor.xdotool(&["key", "alt+s", "alt+b", "alt+d"]);
+    let text = wait_for("the new shape in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("shape_set shape1").then_some(text)
+    });
+    let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let shape = scene.shape("shape1").unwrap();
+    assert_eq!(shape.parts.len(), 2);
+    assert!(matches!(
+        shape.parts[0].geometry,
+        asgard::scene::model::Geometry::Sphere { radius } if (radius - 0.5).abs() < 1e-9
+    ));
+    // The shape set follows the other one, before the bodies.
+    assert!(text.find("shape_set shape1").unwrap() < text.find("body a").unwrap());
+    let bad = editor.proxy_call_error("OpenEditor", "nonsense");
+    assert!(bad.contains("unknown editor kind"), "{bad}");
+}
+
+#[test]
+fn save_as_and_export_picture_write_the_files_named_in_the_chooser() {
+    let (dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let control = editor.window(" — Asgard$");
+
+    let copy = dir.path().join("copy.asg");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+shift+s"]);
+    editor.choose_file("Save the scene as", &copy);
+    wait_for("the scene saved under the new name", || {
+        std::fs::read_to_string(&copy)
+            .ok()
+            .filter(|text| text == TWO_BALLS)
+    });
+
+    // The picture is the graphical viewer's, drawn off-screen: same size, same scene, without
+    // the handles (a few hundred pixels of dots).
+    let shown = editor.screenshot(area);
+    let exported = dir.path().join("picture.png");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+e"]);
+    editor.choose_file("Export a picture", &exported);
+    let picture = wait_for("the exported picture", || try_read_png(&exported).ok());
+    assert_eq!(
+        (picture.width, picture.height),
+        (shown.width, shown.height),
+        "the picture has the viewer's size"
+    );
+    let differ = differing(&picture, &shown, 24);
+    let out = output_dir("export-picture");
+    write_png(&out.join("shown.png"), &shown).unwrap();
+    write_png(&out.join("exported.png"), &picture).unwrap();
+    assert!(
+        differ < (shown.width * shown.height / 100) as usize,
+        "{differ} pixels differ from the viewer's (see {})",
+        out.display()
+    );
+}

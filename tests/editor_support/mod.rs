@@ -1,0 +1,351 @@
+//! Driving `asgard edit` from outside, as a user would: a private X server (Xvfb) and D-Bus
+//! session bus per test, input through xdotool, pictures through ImageMagick's `import`, and
+//! the scene text read over D-Bus.
+//!
+//! Every wait is on a condition (a window mapped, a D-Bus answer, a picture that changed), with
+//! a deadline after which the test fails saying what it waited for. Each test gets its own
+//! display, so tests can run in parallel without their windows or keyboards meeting.
+#![allow(dead_code)]
+
+use asgard::render::image::RgbaImage;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long any condition may take before the test gives up.
+pub const PATIENCE: Duration = Duration::from_secs(90);
+
+/// Where each window is put (x, y), so pictures and clicks land in known places. Windows have
+/// no decorations under Xvfb without a window manager.
+pub const GRAPHICAL_AT: (i32, i32) = (0, 0);
+pub const LANGUAGE_AT: (i32, i32) = (870, 0);
+pub const CONTROL_AT: (i32, i32) = (0, 700);
+
+/// A process that is killed when the test ends.
+struct Owned(Child);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `command` and reads the first line it prints (its display or bus address).
+fn start_reading_line(mut command: Command, what: &str) -> (Owned, String) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {what} ({e}): run scripts/deps"));
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(!line.trim().is_empty(), "{what} printed nothing");
+    (Owned(child), line.trim().to_owned())
+}
+
+/// One `asgard edit` on its own display and bus.
+pub struct Editor {
+    // Dropped in this order: the editor, then its bus, then its display.
+    editor: Owned,
+    _bus: Owned,
+    _display: Owned,
+    pub display: String,
+    pub bus_address: String,
+    pub dir: tempfile::TempDir,
+    pid: u32,
+}
+
+/// A window's place on the screen and size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+impl Editor {
+    /// Starts `asgard edit FILE` on a display and bus of its own, waits until its three
+    /// windows are mapped and its scene is served on the bus, and puts the windows where the
+    /// constants above say.
+    pub fn start(file: &Path) -> Editor {
+        let mut xvfb = Command::new("Xvfb");
+        xvfb.args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+        ]);
+        let (x_server, number) = start_reading_line(xvfb, "Xvfb");
+        let mut dbus = Command::new("dbus-daemon");
+        dbus.args(["--session", "--nofork", "--print-address=1"]);
+        let (bus, address) = start_reading_line(dbus, "dbus-daemon");
+        let dir = tempfile::tempdir().unwrap();
+        // Steady pictures: no blinking cursor, no animations.
+        let config = dir.path().join("config/gtk-4.0");
+        std::fs::create_dir_all(&config).unwrap();
+        std::fs::write(
+            config.join("settings.ini"),
+            "[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n",
+        )
+        .unwrap();
+        let display = format!(":{number}");
+        let child = Command::new(env!("CARGO_BIN_EXE_asgard"))
+            .arg("edit")
+            .arg(file)
+            .env("DISPLAY", &display)
+            .env("DBUS_SESSION_BUS_ADDRESS", &address)
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
+            .env("GDK_BACKEND", "x11")
+            .env("NO_AT_BRIDGE", "1")
+            .env("GTK_A11Y", "none")
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("asgard edit starts");
+        let pid = child.id();
+        let editor = Editor {
+            editor: Owned(child),
+            _bus: bus,
+            _display: x_server,
+            display,
+            bus_address: address,
+            dir,
+            pid,
+        };
+        editor.arrange();
+        wait_for("the scene on the session bus", || editor.try_text());
+        editor
+    }
+
+    /// Runs xdotool on this display; returns what it printed.
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool runs: run scripts/deps");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The id of the window whose title matches `name`, waiting until it is mapped.
+    pub fn window(&self, name: &str) -> String {
+        let found = self.xdotool(&["search", "--sync", "--onlyvisible", "--name", name]);
+        found
+            .lines()
+            .next()
+            .unwrap_or_else(|| panic!("no window named {name}"))
+            .to_owned()
+    }
+
+    /// Puts the graphical viewer, language viewer and control panel side by side.
+    fn arrange(&self) {
+        for (name, (x, y)) in [
+            ("Graphical viewer 1$", GRAPHICAL_AT),
+            ("Language viewer 1$", LANGUAGE_AT),
+            (" — Asgard$", CONTROL_AT),
+        ] {
+            let id = self.window(name);
+            self.xdotool(&["windowmove", "--sync", &id, &x.to_string(), &y.to_string()]);
+        }
+    }
+
+    /// Where a window is and how big.
+    pub fn geometry(&self, id: &str) -> Rect {
+        let out = self.xdotool(&["getwindowgeometry", "--shell", id]);
+        let value = |key: &str| -> i32 {
+            out.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {key} in {out}"))
+        };
+        Rect {
+            x: value("X"),
+            y: value("Y"),
+            width: value("WIDTH"),
+            height: value("HEIGHT"),
+        }
+    }
+
+    /// A picture of `rect` of the screen, as it is now.
+    pub fn screenshot(&self, rect: Rect) -> RgbaImage {
+        let file = self.dir.path().join("screen.png");
+        let crop = format!("{}x{}+{}+{}", rect.width, rect.height, rect.x, rect.y);
+        let status = Command::new("import")
+            .args(["-window", "root", "-crop", &crop, "+repage"])
+            .arg(format!("PNG32:{}", file.display()))
+            .env("DISPLAY", &self.display)
+            .status()
+            .expect("import runs: run scripts/deps (imagemagick)");
+        assert!(status.success(), "import failed");
+        read_png(&file)
+    }
+
+    fn proxy(&self) -> Option<zbus::blocking::Proxy<'static>> {
+        let connection = zbus::blocking::connection::Builder::address(self.bus_address.as_str())
+            .ok()?
+            .build()
+            .ok()?;
+        zbus::blocking::Proxy::new_owned(
+            connection,
+            format!("org.asgard.Asgard1.Slave{}", self.pid),
+            "/org/asgard/Asgard1/Subdocument",
+            "org.asgard.Subdocument1",
+        )
+        .ok()
+    }
+
+    fn try_text(&self) -> Option<String> {
+        self.proxy()?.call("GetSceneText", &()).ok()
+    }
+
+    /// The scene text, read over D-Bus.
+    pub fn text(&self) -> String {
+        self.try_text().expect("the editor answers GetSceneText")
+    }
+
+    /// Asks the editor over D-Bus to open a window: graphical, language, shape, trajectory or
+    /// control-panel.
+    pub fn open_editor(&self, kind: &str) {
+        let proxy = self.proxy().expect("the editor is on the bus");
+        let () = proxy
+            .call("OpenEditor", &(kind,))
+            .unwrap_or_else(|e| panic!("OpenEditor({kind}): {e}"));
+    }
+
+    /// The error a D-Bus call with one string argument answers with.
+    pub fn proxy_call_error(&self, method: &str, argument: &str) -> String {
+        let proxy = self.proxy().expect("the editor is on the bus");
+        match proxy.call::<_, _, ()>(method, &(argument,)) {
+            Ok(()) => panic!("{method}({argument}) succeeded"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// Waits for the file chooser titled `title`, names `path` in it and accepts.
+    pub fn choose_file(&self, title: &str, path: &Path) {
+        let chooser = self.window(&format!("^{title}$"));
+        self.xdotool(&["windowfocus", "--sync", &chooser]);
+        // The name field has the keyboard; a full path there picks the folder too.
+        self.xdotool(&["key", "ctrl+a"]);
+        self.xdotool(&["type", "--delay", "10", &path.to_string_lossy()]);
+        self.xdotool(&["key", "Return"]);
+    }
+
+    /// The editor's status over D-Bus: ready, simulating or error.
+    pub fn status(&self) -> String {
+        self.proxy()
+            .and_then(|p| p.get_property::<String>("Status").ok())
+            .expect("the editor answers Status")
+    }
+}
+
+/// Reads a PNG file as RGBA.
+pub fn read_png(path: &Path) -> RgbaImage {
+    try_read_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Reads a PNG file as RGBA, or says why not (missing, not yet complete, not a PNG).
+pub fn try_read_png(path: &Path) -> Result<RgbaImage, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut decoder = png::Decoder::new(BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or("the image is too large")?;
+    let mut pixels = vec![0; size];
+    let info = reader.next_frame(&mut pixels).map_err(|e| e.to_string())?;
+    pixels.truncate(info.buffer_size());
+    let pixels = match info.color_type {
+        png::ColorType::Rgba => pixels,
+        png::ColorType::Rgb => pixels
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => return Err(format!("unexpected colour type {other:?}")),
+    };
+    Ok(RgbaImage {
+        width: info.width,
+        height: info.height,
+        pixels,
+    })
+}
+
+/// Waits until `done` gives a value, polling; fails after [`PATIENCE`] saying `what`.
+pub fn wait_for<T>(what: &str, mut done: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(value) = done() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A folder under target/ for one test's pictures, emptied first.
+pub fn output_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("editor")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The colour the picture is cleared to (`render::scene_frame::palette::BACKGROUND`) as 8-bit
+/// RGB.
+pub fn background_rgb() -> [u8; 3] {
+    asgard::render::scene_frame::palette::BACKGROUND.map(|c| (c * 255.0).round() as u8)[..3]
+        .try_into()
+        .unwrap()
+}
+
+/// Where in `picture` (taken of `at`) the scene is drawn: the box around the pixels of the
+/// picture's background colour, in screen coordinates.
+pub fn picture_area(picture: &RgbaImage, at: Rect) -> Option<Rect> {
+    let bg = background_rgb();
+    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    for y in 0..picture.height {
+        for x in 0..picture.width {
+            let p = picture.pixel(x, y).unwrap();
+            if (0..3).all(|i| p[i].abs_diff(bg[i]) <= 1) {
+                x0 = x0.min(x);
+                y0 = y0.min(y);
+                x1 = x1.max(x);
+                y1 = y1.max(y);
+            }
+        }
+    }
+    (x0 <= x1).then(|| Rect {
+        x: at.x + x0 as i32,
+        y: at.y + y0 as i32,
+        width: (x1 - x0 + 1) as i32,
+        height: (y1 - y0 + 1) as i32,
+    })
+}
+
+/// How many pixels of `a` and `b` (the same size) differ by more than `tolerance` in a channel.
+pub fn differing(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> usize {
+    a.pixels
+        .chunks_exact(4)
+        .zip(b.pixels.chunks_exact(4))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > tolerance)
+        })
+        .count()
+}

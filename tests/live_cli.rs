@@ -1,0 +1,103 @@
+//! `asgard live`: a short real-time run with a scripted drag and a recording, and how bad
+//! options are reported. The runs take a few tenths of a second of wall time; nothing is
+//! asserted about speed.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn asgard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_asgard"))
+        .args(args)
+        .output()
+        .expect("the asgard binary runs")
+}
+
+fn scene_file(dir: &Path, text: &str) -> String {
+    let path = dir.join("scene.asg");
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// A ball at rest in empty space and a fixed post.
+const SCENE: &str = "simulator live_dt 0.02
+shape_set ball desc {sub pos {0 0 0} sphere 0.5}
+body b shape ball init_pos {0 0 0} mass 2
+body post shape ball init_pos {5 0 0} fixed 1
+";
+
+fn vector(value: &Value) -> [f64; 3] {
+    let v: Vec<f64> = value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .collect();
+    [v[0], v[1], v[2]]
+}
+
+#[test]
+fn a_scripted_drag_pulls_the_body_and_the_recording_becomes_a_trajectory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scene_file(dir.path(), SCENE);
+    let output = asgard(&[
+        "live",
+        &file,
+        "--seconds",
+        "0.4",
+        "--no-divide",
+        "--drag",
+        "b:1,0,0@0..1",
+        "--record",
+        "b",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["dt"], 0.02);
+    assert_eq!(json["remainder_division"], false);
+    let time = json["time"].as_f64().unwrap();
+    assert!(time >= 0.4 - 1e-9, "{time}");
+    assert!(json["updates"].as_u64().unwrap() >= 20);
+    // Pulled by a spring of time constant 0.1 s for four of them: most of the way.
+    let [x, y, z] = vector(&json["bodies"]["b"]["position"]);
+    assert!(x > 0.8 && x < 1.0, "{x}");
+    assert_eq!((y, z), (0.0, 0.0));
+    assert_eq!(vector(&json["bodies"]["post"]["position"]), [5.0, 0.0, 0.0]);
+    let trajectory = json["recorded"]["b"].as_str().unwrap();
+    assert!(trajectory.starts_with("trajectory b_recorded points {{0 0 0 0} "));
+    assert!(trajectory.ends_with("} body b var pos"));
+}
+
+#[test]
+fn bad_options_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scene_file(dir.path(), SCENE);
+    let stderr = |args: &[&str]| {
+        let output = asgard(args);
+        assert!(!output.status.success());
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let message = stderr(&["live", &file, "--seconds", "1", "--drag", "c:1,0,0@0..1"]);
+    assert!(
+        message.contains("--drag names no body of the scene: `c`"),
+        "{message}"
+    );
+    let message = stderr(&["live", &file, "--seconds", "1", "--drag", "b:1,0@0..1"]);
+    assert!(
+        message.contains("the target needs 3 coordinates"),
+        "{message}"
+    );
+    let message = stderr(&["live", &file, "--seconds", "1", "--drag", "post:1,0,0@0..1"]);
+    assert!(message.contains("body post cannot be pulled"), "{message}");
+    let message = stderr(&["live", &file, "--seconds", "1", "--dt", "0"]);
+    assert!(
+        message.contains("--dt must be a positive number"),
+        "{message}"
+    );
+    let message = stderr(&["live", &file, "--seconds=-1"]);
+    assert!(message.contains("--seconds must be"), "{message}");
+}
