@@ -8,11 +8,14 @@
 
 pub mod doc;
 pub mod geom;
+pub mod host;
+pub mod ipc;
 pub mod lang;
 pub mod live;
 pub mod render;
 pub mod scene;
 pub mod session;
 pub mod sim;
+pub mod slave;
 pub mod sym;
 pub mod ui;

@@ -6,10 +6,12 @@ mod edit;
 mod edit_bus;
 mod eval;
 mod export;
+mod host;
 mod live;
 mod render;
 mod scene_file;
 mod simulate;
+mod slave;
 
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -35,6 +37,10 @@ pub enum Command {
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
     /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
     Export(export::ExportArgs),
+    /// Open a compound document with its animations embedded, to read and edit it.
+    Host(host::HostArgs),
+    /// Serve one animation subdocument to a host over D-Bus (started by hosts, not people).
+    Slave(slave::SlaveArgs),
     /// Run a scene live in real time, headless, with scripted drags; prints the final states
     /// and recorded trajectories as JSON.
     Live(live::LiveArgs),
@@ -49,6 +55,8 @@ pub fn run(command: Command) -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Render(args) => render::run(args),
         Command::Export(args) => export::run(args),
+        Command::Host(args) => host::run(args),
+        Command::Slave(args) => slave::run(args),
         Command::Live(args) => live::run(args),
     }
 }

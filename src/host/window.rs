@@ -1,0 +1,625 @@
+//! The host's window: one open document, its animations, the menus, and the file commands.
+//!
+//! The window owns the [`Document`] (the single source of truth for what is saved) and one
+//! [`Animation`] per subdocument, in document order. Text typed in the view and scene text the
+//! slaves report are written into the document with `doc` edits, which change only those
+//! bytes, and mark it modified; Save writes it atomically with a backup.
+
+use super::animation::{Animation, AnimationEvent, EventSink};
+use super::document_view::{text_elements, DocumentView, TextEdit};
+use super::probe::WindowState;
+use crate::doc::{Document, InsertAt, LoadError};
+use crate::ipc::{EditorKind, HandleKind};
+use gtk::prelude::*;
+use gtk::{gio, glib};
+use gtk4 as gtk;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::{Rc, Weak};
+
+/// A new document: an empty memo.
+const EMPTY_MEMO: &str = "<DOCUMENT CMEMO>\n<CMEMO>\n<TO></TO>\n<FROM></FROM>\n\
+                          <SUBJECT></SUBJECT>\n<BODY>\n<PARAGRAPH>\n<TEXT></TEXT>\n\
+                          </PARAGRAPH>\n</BODY>\n</CMEMO>\n</DOCUMENT>\n";
+
+/// The document being edited and where it lives.
+struct OpenDocument {
+    document: Document,
+    /// `None` until it is saved for the first time.
+    path: Option<PathBuf>,
+    modified: bool,
+}
+
+/// A menu command of a window.
+type Command = fn(&Rc<HostWindow>);
+
+/// A host window.
+pub struct HostWindow {
+    window: gtk::ApplicationWindow,
+    scroller: gtk::ScrolledWindow,
+    status: gtk::Label,
+    open: RefCell<OpenDocument>,
+    animations: RefCell<Vec<Rc<Animation>>>,
+    view: RefCell<Option<DocumentView>>,
+    /// The animation the Asgard menu acts on: the one clicked or focused last.
+    focused: RefCell<Weak<Animation>>,
+    /// A file dialog being shown (native dialogs are not kept alive by their window).
+    dialog: RefCell<Option<gtk::FileChooserNative>>,
+}
+
+thread_local! {
+    /// The open windows. GTK keeps the widgets alive; this keeps their state (every signal
+    /// handler holds the window weakly), until the window is destroyed.
+    static OPEN: RefCell<Vec<Rc<HostWindow>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The name an action is registered under, and the accelerators it has.
+const ACCELERATORS: &[(&str, &[&str])] = &[
+    ("win.new", &["<Control>n"]),
+    ("win.open", &["<Control>o"]),
+    ("win.save", &["<Control>s"]),
+    ("win.save-as", &["<Control><Shift>s"]),
+    ("win.close", &["<Control>w"]),
+    ("win.play", &["<Control>p"]),
+    ("win.stop", &["<Control>period"]),
+    ("win.rewind", &["<Control>Home"]),
+];
+
+impl HostWindow {
+    /// A window on `document`, stored at `path` (or untitled), with its animations started.
+    pub fn open(application: &gtk::Application, document: Document, path: Option<PathBuf>) {
+        let window = gtk::ApplicationWindow::new(application);
+        window.set_default_size(900, 800);
+        window.set_show_menubar(true);
+        let scroller = gtk::ScrolledWindow::new();
+        scroller.set_vexpand(true);
+        let status = gtk::Label::new(None);
+        status.set_xalign(0.0);
+        status.set_margin_start(8);
+        status.set_margin_end(8);
+        status.set_wrap(true);
+        let column = gtk::Box::new(gtk::Orientation::Vertical, 0);
+        column.append(&scroller);
+        column.append(&status);
+        window.set_child(Some(&column));
+        let this = Rc::new(HostWindow {
+            window,
+            scroller,
+            status,
+            open: RefCell::new(OpenDocument {
+                document,
+                path,
+                modified: false,
+            }),
+            animations: RefCell::new(Vec::new()),
+            view: RefCell::new(None),
+            focused: RefCell::new(Weak::new()),
+            dialog: RefCell::new(None),
+        });
+        this.add_actions();
+        for (action, accelerators) in ACCELERATORS {
+            application.set_accels_for_action(action, accelerators);
+        }
+        let weak = Rc::downgrade(&this);
+        this.window.connect_close_request(move |_| {
+            let Some(this) = weak.upgrade() else {
+                return glib::Propagation::Proceed;
+            };
+            if !this.open.borrow().modified {
+                this.stop_animations();
+                return glib::Propagation::Proceed;
+            }
+            this.confirm_discard(|this| {
+                this.stop_animations();
+                this.window.destroy();
+            });
+            glib::Propagation::Stop
+        });
+        let weak = Rc::downgrade(&this);
+        this.window.connect_destroy(move |_| {
+            OPEN.with(|open| {
+                open.borrow_mut()
+                    .retain(|w| !Weak::ptr_eq(&Rc::downgrade(w), &weak))
+            });
+        });
+        OPEN.with(|open| open.borrow_mut().push(this.clone()));
+        this.start_document();
+        this.window.present();
+        // No field starts focused: GTK would select its text, ready to be typed over.
+        GtkWindowExt::set_focus(&this.window, None::<&gtk::Widget>);
+    }
+
+    /// The open windows of this thread (the GTK thread).
+    pub fn all() -> Vec<Rc<HostWindow>> {
+        OPEN.with(|open| open.borrow().clone())
+    }
+
+    /// What the test probe reports about this window.
+    pub fn state(&self) -> WindowState {
+        let open = self.open.borrow();
+        WindowState {
+            title: self
+                .window
+                .title()
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
+            path: open.path.as_ref().map(|p| p.display().to_string()),
+            modified: open.modified,
+            status: self.status.text().to_string(),
+            animations: self.animations.borrow().iter().map(|a| a.state()).collect(),
+        }
+    }
+
+    /// The menus, shared by every window of the application.
+    pub fn menu() -> gio::Menu {
+        let file = gio::Menu::new();
+        file.append(Some("_New"), Some("win.new"));
+        file.append(Some("_Open…"), Some("win.open"));
+        file.append(Some("_Save"), Some("win.save"));
+        file.append(Some("Save _As…"), Some("win.save-as"));
+        file.append(Some("_Close"), Some("win.close"));
+        let edit = gio::Menu::new();
+        edit.append(Some("Insert _Animation"), Some("win.insert-animation"));
+        edit.append(
+            Some("Insert Animation from _File…"),
+            Some("win.insert-animation-file"),
+        );
+        edit.append(Some("_Delete Animation"), Some("win.delete-animation"));
+        let playback = gio::Menu::new();
+        playback.append(Some("_Play"), Some("win.play"));
+        playback.append(Some("_Stop"), Some("win.stop"));
+        playback.append(Some("_Rewind"), Some("win.rewind"));
+        let editors = gio::Menu::new();
+        editors.append(Some("_Graphical Editor"), Some("win.graphical-editor"));
+        editors.append(Some("_Language Editor"), Some("win.language-editor"));
+        let editing = gio::Menu::new();
+        editing.append(Some("P_osition Handles"), Some("win.position-handles"));
+        editing.append(Some("_Velocity Handles"), Some("win.velocity-handles"));
+        editing.append(Some("Re_compute Motion"), Some("win.recompute"));
+        let asgard = gio::Menu::new();
+        asgard.append_section(None, &playback);
+        asgard.append_section(None, &editors);
+        asgard.append_section(None, &editing);
+        let bar = gio::Menu::new();
+        bar.append_submenu(Some("_File"), &file);
+        bar.append_submenu(Some("_Edit"), &edit);
+        bar.append_submenu(Some("_Asgard"), &asgard);
+        bar
+    }
+
+    fn add_actions(self: &Rc<Self>) {
+        let plain: [(&str, Command); 14] = [
+            ("new", |w| w.confirm_discard(|w| w.replace_document(None))),
+            ("open", |w| w.confirm_discard(|w| w.choose_document())),
+            ("save", |w| w.save()),
+            ("save-as", |w| w.save_as()),
+            ("close", |w| w.window.close()),
+            ("insert-animation", |w| w.insert_animation(String::new())),
+            ("insert-animation-file", |w| w.choose_scene_file()),
+            ("delete-animation", |w| w.delete_animation()),
+            ("play", |w| {
+                w.with_target(|a| a.play());
+            }),
+            ("stop", |w| {
+                w.with_target(|a| a.pause());
+            }),
+            ("rewind", |w| {
+                w.with_target(|a| a.rewind());
+            }),
+            ("graphical-editor", |w| {
+                w.with_target(|a| a.open_editor(EditorKind::Graphical));
+            }),
+            ("language-editor", |w| {
+                w.with_target(|a| a.open_editor(EditorKind::Language));
+            }),
+            ("recompute", |w| {
+                w.with_target(|a| a.recompute());
+            }),
+        ];
+        for (name, activate) in plain {
+            let action = gio::SimpleAction::new(name, None);
+            let weak = Rc::downgrade(self);
+            action.connect_activate(move |_, _| {
+                if let Some(this) = weak.upgrade() {
+                    activate(&this);
+                }
+            });
+            self.window.add_action(&action);
+        }
+        for (name, kind) in [
+            ("position-handles", HandleKind::Position),
+            ("velocity-handles", HandleKind::Velocity),
+        ] {
+            let action = gio::SimpleAction::new_stateful(name, None, &false.to_variant());
+            let weak = Rc::downgrade(self);
+            action.connect_activate(move |action, _| {
+                let Some(this) = weak.upgrade() else { return };
+                let visible = !action
+                    .state()
+                    .and_then(|s| s.get::<bool>())
+                    .unwrap_or(false);
+                if this.with_target(|a| a.set_handles_visible(kind, visible)) {
+                    action.set_state(&visible.to_variant());
+                }
+            });
+            self.window.add_action(&action);
+        }
+    }
+
+    /// Runs a menu command on the focused animation, or the first one; says so when there is
+    /// none. Returns whether there was one.
+    fn with_target(&self, command: impl FnOnce(&Rc<Animation>)) -> bool {
+        let focused = self.focused.borrow().upgrade();
+        let target = focused.or_else(|| self.animations.borrow().first().cloned());
+        match target {
+            Some(animation) => {
+                command(&animation);
+                true
+            }
+            None => {
+                self.say("The document has no animation.");
+                false
+            }
+        }
+    }
+
+    fn say(&self, message: &str) {
+        self.status.set_text(message);
+    }
+
+    /// The sink through which this window's animations report.
+    fn animation_events(self: &Rc<Self>) -> EventSink {
+        let weak = Rc::downgrade(self);
+        Rc::new(move |animation, event| {
+            let Some(this) = weak.upgrade() else { return };
+            match event {
+                AnimationEvent::SceneTextChanged(text) => this.store_scene(animation, &text),
+                AnimationEvent::Focused => {
+                    this.focused.replace(Rc::downgrade(animation));
+                    this.sync_handle_toggles(animation);
+                }
+                AnimationEvent::Message(message) => this.say(&message),
+            }
+        })
+    }
+
+    /// The handle toggles show the state of the animation they act on.
+    fn sync_handle_toggles(&self, animation: &Animation) {
+        for (name, kind) in [
+            ("position-handles", HandleKind::Position),
+            ("velocity-handles", HandleKind::Velocity),
+        ] {
+            if let Some(action) = self
+                .window
+                .lookup_action(name)
+                .and_downcast::<gio::SimpleAction>()
+            {
+                action.set_state(&animation.handles_visible(kind).to_variant());
+            }
+        }
+    }
+
+    /// Makes an animation per subdocument, shows the document and starts them all.
+    fn start_document(self: &Rc<Self>) {
+        let events = self.animation_events();
+        let animations: Vec<Rc<Animation>> = self
+            .open
+            .borrow()
+            .document
+            .subdocuments()
+            .iter()
+            .map(|s| Animation::new(s.scene.clone(), s.size, events.clone()))
+            .collect();
+        self.animations.replace(animations.clone());
+        self.rebuild_view();
+        for animation in &animations {
+            animation.start();
+        }
+        self.update_title();
+    }
+
+    fn stop_animations(&self) {
+        for animation in self.animations.borrow().iter() {
+            animation.stop();
+        }
+    }
+
+    /// Builds the view of the document as it is now, moving the animations into it.
+    fn rebuild_view(self: &Rc<Self>) {
+        if let Some(old) = self.view.take() {
+            old.release();
+        }
+        let weak = Rc::downgrade(self);
+        let on_edit = Rc::new(move |edit: TextEdit| {
+            if let Some(this) = weak.upgrade() {
+                this.store_text(edit);
+            }
+        });
+        let view = DocumentView::build(
+            &self.open.borrow().document,
+            &self.animations.borrow(),
+            on_edit,
+        );
+        self.scroller.set_child(Some(&view.widget()));
+        self.view.replace(Some(view));
+    }
+
+    fn update_title(&self) {
+        let open = self.open.borrow();
+        let name = open
+            .path
+            .as_deref()
+            .and_then(Path::file_name)
+            .map_or("Untitled".to_string(), |n| n.to_string_lossy().into_owned());
+        let mark = if open.modified { "*" } else { "" };
+        self.window
+            .set_title(Some(&format!("{mark}{name} — Asgard host")));
+    }
+
+    fn mark_modified(&self) {
+        self.open.borrow_mut().modified = true;
+        self.update_title();
+    }
+
+    fn store_text(&self, edit: TextEdit) {
+        let result = {
+            let mut open = self.open.borrow_mut();
+            let element = text_elements(&open.document).get(edit.element).copied();
+            match element {
+                Some(element) => open
+                    .document
+                    .replace_text(element, &edit.text)
+                    .map_err(|e| e.to_string()),
+                None => Err("the edited text is no longer in the document".to_string()),
+            }
+        };
+        match result {
+            Ok(()) => self.mark_modified(),
+            Err(e) => self.say(&format!("Cannot store the edit: {e}")),
+        }
+    }
+
+    fn store_scene(&self, animation: &Rc<Animation>, text: &str) {
+        let Some(index) = self.index_of(animation) else {
+            return;
+        };
+        let result = self.open.borrow_mut().document.replace_scene(index, text);
+        match result {
+            Ok(()) => self.mark_modified(),
+            Err(e) => self.say(&format!("Cannot store the scene text: {e}")),
+        }
+    }
+
+    fn index_of(&self, animation: &Rc<Animation>) -> Option<usize> {
+        self.animations
+            .borrow()
+            .iter()
+            .position(|a| Rc::ptr_eq(a, animation))
+    }
+
+    /// Inserts an animation of `scene` at the cursor (or after the last paragraph) and starts
+    /// it.
+    fn insert_animation(self: &Rc<Self>, scene: String) {
+        let at = self
+            .view
+            .borrow()
+            .as_ref()
+            .and_then(DocumentView::insertion_point);
+        let result = {
+            let mut open = self.open.borrow_mut();
+            let paragraphs = open.document.paragraphs().len();
+            match at.or(paragraphs.checked_sub(1).map(InsertAt::AfterParagraph)) {
+                Some(at) => open
+                    .document
+                    .insert_animation(at, &scene, None)
+                    .map_err(|e| e.to_string()),
+                None => Err("the document has no paragraph to put it in".to_string()),
+            }
+        };
+        let index = match result {
+            Ok(index) => index,
+            Err(e) => return self.say(&format!("Cannot insert an animation: {e}")),
+        };
+        let animation = Animation::new(scene, None, self.animation_events());
+        self.animations
+            .borrow_mut()
+            .insert(index, animation.clone());
+        self.rebuild_view();
+        animation.start();
+        self.focused.replace(Rc::downgrade(&animation));
+        self.mark_modified();
+    }
+
+    fn delete_animation(self: &Rc<Self>) {
+        let Some(animation) = self.focused.borrow().upgrade() else {
+            return self.say("Click the animation to delete first.");
+        };
+        let Some(index) = self.index_of(&animation) else {
+            return;
+        };
+        if let Err(e) = self.open.borrow_mut().document.delete_animation(index) {
+            return self.say(&format!("Cannot delete the animation: {e}"));
+        }
+        animation.stop();
+        self.animations.borrow_mut().remove(index);
+        self.rebuild_view();
+        self.mark_modified();
+    }
+
+    /// Replaces the open document with `document` (a new memo when `None`).
+    fn replace_document(self: &Rc<Self>, loaded: Option<(Document, PathBuf)>) {
+        self.stop_animations();
+        let (document, path) = match loaded {
+            Some((document, path)) => (document, Some(path)),
+            None => (
+                Document::parse(EMPTY_MEMO.to_string()).expect("the empty memo is a document"),
+                None,
+            ),
+        };
+        self.open.replace(OpenDocument {
+            document,
+            path,
+            modified: false,
+        });
+        self.focused.replace(Weak::new());
+        self.start_document();
+    }
+
+    /// Asks whether to save unsaved changes, then does `then` unless the reader cancels.
+    fn confirm_discard(self: &Rc<Self>, then: impl FnOnce(&Rc<HostWindow>) + 'static) {
+        if !self.open.borrow().modified {
+            return then(self);
+        }
+        let name = self
+            .open
+            .borrow()
+            .path
+            .as_deref()
+            .map_or("Untitled".into(), |p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            });
+        let dialog = gtk::MessageDialog::new(
+            Some(&self.window),
+            gtk::DialogFlags::MODAL | gtk::DialogFlags::DESTROY_WITH_PARENT,
+            gtk::MessageType::Question,
+            gtk::ButtonsType::None,
+            format!("Save the changes to “{name}”?"),
+        );
+        dialog.set_secondary_text(Some("Unsaved changes are lost otherwise."));
+        dialog.add_button("_Don’t Save", gtk::ResponseType::Reject);
+        dialog.add_button("_Cancel", gtk::ResponseType::Cancel);
+        dialog.add_button("_Save", gtk::ResponseType::Accept);
+        dialog.set_default_response(gtk::ResponseType::Accept);
+        let weak = Rc::downgrade(self);
+        let then = RefCell::new(Some(then));
+        dialog.connect_response(move |dialog, response| {
+            dialog.close();
+            let Some(this) = weak.upgrade() else { return };
+            let proceed = match response {
+                gtk::ResponseType::Reject => true,
+                gtk::ResponseType::Accept => this.save_to_known_path(),
+                _ => false,
+            };
+            if proceed {
+                if let Some(then) = then.take() {
+                    then(&this);
+                }
+            }
+        });
+        dialog.present();
+    }
+
+    fn save(self: &Rc<Self>) {
+        if self.open.borrow().path.is_some() {
+            self.save_to_known_path();
+        } else {
+            self.save_as();
+        }
+    }
+
+    /// Saves to the document's path; false when it has none yet (then Save As is offered) or
+    /// the save failed.
+    fn save_to_known_path(self: &Rc<Self>) -> bool {
+        let Some(path) = self.open.borrow().path.clone() else {
+            self.save_as();
+            return false;
+        };
+        self.write_to(&path)
+    }
+
+    fn write_to(&self, path: &Path) -> bool {
+        let result = self.open.borrow().document.save(path);
+        match result {
+            Ok(()) => {
+                {
+                    let mut open = self.open.borrow_mut();
+                    open.path = Some(path.to_path_buf());
+                    open.modified = false;
+                }
+                self.update_title();
+                self.say(&format!("Saved {}.", path.display()));
+                true
+            }
+            Err(e) => {
+                self.say(&format!("Cannot save {}: {e}", path.display()));
+                false
+            }
+        }
+    }
+
+    fn save_as(self: &Rc<Self>) {
+        self.choose_file(
+            "Save Document",
+            gtk::FileChooserAction::Save,
+            "_Save",
+            ("Documents", "*.sgml"),
+            |this, path| {
+                this.write_to(&path);
+            },
+        );
+    }
+
+    fn choose_document(self: &Rc<Self>) {
+        self.choose_file(
+            "Open Document",
+            gtk::FileChooserAction::Open,
+            "_Open",
+            ("Documents", "*.sgml"),
+            |this, path| match Document::load(&path) {
+                Ok(document) => this.replace_document(Some((document, path))),
+                Err(LoadError::Doc(e)) => this.say(&format!("{}:{e}", path.display())),
+                Err(LoadError::Io(e)) => this.say(&format!("{}: {e}", path.display())),
+            },
+        );
+    }
+
+    fn choose_scene_file(self: &Rc<Self>) {
+        self.choose_file(
+            "Insert Animation",
+            gtk::FileChooserAction::Open,
+            "_Insert",
+            ("Asgard scenes", "*.asg"),
+            |this, path| match std::fs::read_to_string(&path) {
+                Ok(scene) => this.insert_animation(scene),
+                Err(e) => this.say(&format!("{}: {e}", path.display())),
+            },
+        );
+    }
+
+    /// Shows a file dialog and gives the chosen path to `chosen`.
+    fn choose_file(
+        self: &Rc<Self>,
+        title: &str,
+        action: gtk::FileChooserAction,
+        accept: &str,
+        (filter_name, pattern): (&str, &str),
+        chosen: impl Fn(&Rc<HostWindow>, PathBuf) + 'static,
+    ) {
+        let dialog = gtk::FileChooserNative::new(
+            Some(title),
+            Some(&self.window),
+            action,
+            Some(accept),
+            Some("_Cancel"),
+        );
+        let filter = gtk::FileFilter::new();
+        filter.set_name(Some(filter_name));
+        filter.add_pattern(pattern);
+        dialog.add_filter(&filter);
+        let weak = Rc::downgrade(self);
+        dialog.connect_response(move |dialog, response| {
+            let Some(this) = weak.upgrade() else { return };
+            this.dialog.replace(None);
+            if response == gtk::ResponseType::Accept {
+                if let Some(path) = dialog.file().and_then(|f| f.path()) {
+                    chosen(&this, path);
+                }
+            }
+        });
+        dialog.show();
+        self.dialog.replace(Some(dialog));
+    }
+}

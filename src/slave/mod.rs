@@ -1,0 +1,133 @@
+//! The slave process (dissertation 6.2.2-6.2.3): `asgard slave` serves the embedding contract
+//! of [`crate::ipc`] for one scene and draws its renditions.
+//!
+//! One process per animation subdocument. The main thread runs a GLib main loop that owns the
+//! scene's [`Session`](crate::session::Session) ([`subdocument`]), draws every rendition
+//! off-screen with `render` into its shared frame memory at the playback rate
+//! ([`rendition`], [`picture`]) and handles the pointer events the host forwards ([`pointer`]):
+//! the slave does its own viewing transformation and handle editing, and a handle drag becomes
+//! a text patch through the session, which the host hears of as `SceneTextChanged`. zbus serves
+//! the interfaces on its own thread ([`service`]) and hands every call to the main thread
+//! ([`main_thread`]); signals go back through one ordered, bounded queue ([`outbox`]).
+//!
+//! The slave ends when its connection closes: the host closed it or went away (on the
+//! session bus, when the bus goes away).
+//!
+//! Not yet here: `OpenEditor` answers `NotAvailable` until the editor windows (`src/ui`) are
+//! in the tree (the main loop is a GLib one so they can open on it), and a rendition's `live`
+//! mode answers `NotSupported`.
+
+mod main_thread;
+mod outbox;
+mod picture;
+mod pointer;
+mod rendition;
+mod service;
+mod subdocument;
+
+use crate::ipc::names::{slave_bus_name, SUBDOCUMENT_PATH};
+use crate::ipc::transport;
+use gtk4::glib;
+use main_thread::MainThread;
+use service::SubdocumentService;
+use std::fmt;
+use std::os::unix::net::UnixStream;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+use subdocument::Subdocument;
+
+/// How often renditions are drawn while they play: 60 frames a second.
+const FRAME_INTERVAL: Duration = Duration::from_micros(16_667);
+
+/// Where the slave serves its objects.
+pub enum Bus {
+    /// A private peer-to-peer connection on a socket the host passed (`--dbus-fd N`); the
+    /// slave is the D-Bus server of the pair, the host the client.
+    Peer(UnixStream),
+    /// The session bus, under `org.asgard.Asgard1.Slave<PID>` (`--session-bus`), for tools.
+    Session,
+}
+
+/// Why the slave could not serve.
+#[derive(Debug)]
+pub struct SlaveError(String);
+
+impl fmt::Display for SlaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SlaveError {}
+
+/// Serves the contract on `bus` until the connection closes.
+pub fn run(bus: Bus) -> Result<(), SlaveError> {
+    let (main, jobs) = MainThread::new();
+    let service = SubdocumentService::new(main);
+    let failed = |doing: &str| {
+        let doing = doing.to_string();
+        move |e: zbus::Error| SlaveError(format!("{doing}: {e}"))
+    };
+    let builder = match bus {
+        Bus::Peer(stream) => {
+            transport::slave_connection(stream).map_err(failed("cannot use the host's socket"))?
+        }
+        Bus::Session => zbus::connection::Builder::session()
+            .and_then(|b| b.name(slave_bus_name(std::process::id())))
+            .map_err(failed("cannot use the session bus"))?,
+    };
+    let connection = zbus::block_on(
+        builder
+            .serve_at(SUBDOCUMENT_PATH, service)
+            .map_err(failed("cannot serve the subdocument"))?
+            .build(),
+    )
+    .map_err(failed("cannot connect to the host"))?;
+
+    let context = glib::MainContext::default();
+    let _owner = context
+        .acquire()
+        .map_err(|e| SlaveError(format!("cannot own the main loop: {e}")))?;
+    let main_loop = glib::MainLoop::new(Some(&context), false);
+    let (wake, woken) = async_channel::bounded::<()>(1);
+    let waker = Arc::new(move || {
+        // Full means a poll is already due.
+        let _ = wake.try_send(());
+    });
+    let outbox = outbox::Outbox::new(connection.clone());
+    let subdocument = Subdocument::new(outbox, waker);
+
+    let jobs_for = subdocument.clone();
+    glib::spawn_future_local(async move {
+        while let Ok(job) = jobs.recv().await {
+            job(&jobs_for);
+        }
+    });
+    let polled = Rc::downgrade(&subdocument);
+    glib::spawn_future_local(async move {
+        while woken.recv().await.is_ok() {
+            match polled.upgrade() {
+                Some(subdocument) => subdocument.poll(),
+                None => break,
+            }
+        }
+    });
+    let drawn = Rc::downgrade(&subdocument);
+    glib::timeout_add_local(FRAME_INTERVAL, move || match drawn.upgrade() {
+        Some(subdocument) => {
+            subdocument.tick();
+            glib::ControlFlow::Continue
+        }
+        None => glib::ControlFlow::Break,
+    });
+    let watched = connection.clone();
+    let ending = main_loop.clone();
+    glib::spawn_future_local(async move {
+        watched.closed().await;
+        ending.quit();
+    });
+
+    main_loop.run();
+    Ok(())
+}

@@ -1,0 +1,333 @@
+//! The two D-Bus interfaces as zbus serves them. Each method checks what it can without the
+//! scene (enumerations, numbers, whether the rendition was closed), then hands the call to the
+//! main thread and answers with its result. Both interfaces handle calls one at a time in the
+//! order they arrive (`spawn = false`): a press, its motions and its release must not overtake
+//! each other.
+//!
+//! Pointer motion is coalesced: a motion is stored in the rendition's slot and the call
+//! answered at once; the main thread handles only the latest position when it gets to it, so
+//! a flood of motions costs neither memory nor redraws.
+//!
+//! Properties answer with the standard errors of `org.freedesktop.DBus.Properties` (zbus
+//! answers Get and Set itself): `InvalidArgs` for a bad value, `NotSupported`, `Failed`.
+
+use super::main_thread::MainThread;
+use crate::ipc::names::rendition_path;
+use crate::ipc::{Error, Modifiers, PointerKind};
+use nalgebra::Point2;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use zbus::object_server::{ObjectServer, SignalEmitter};
+use zbus::zvariant::OwnedObjectPath;
+
+/// `org.asgard.Subdocument1` at `/org/asgard/Asgard1/Subdocument`.
+pub struct SubdocumentService {
+    main: MainThread,
+}
+
+impl SubdocumentService {
+    pub fn new(main: MainThread) -> SubdocumentService {
+        SubdocumentService { main }
+    }
+}
+
+#[zbus::interface(name = "org.asgard.Subdocument1", spawn = false)]
+impl SubdocumentService {
+    async fn set_scene_text(&self, text: String) -> Result<(), Error> {
+        self.main.call(move |s| s.set_scene_text(text)).await
+    }
+
+    #[zbus(out_args("text"))]
+    async fn get_scene_text(&self) -> Result<String, Error> {
+        self.main.run(|s| s.scene_text()).await
+    }
+
+    async fn simulate(&self) -> Result<(), Error> {
+        self.main.call(|s| s.simulate()).await
+    }
+
+    #[zbus(out_args("rendition"))]
+    async fn create_rendition(
+        &self,
+        width: u32,
+        height: u32,
+        #[zbus(object_server)] server: &ObjectServer,
+    ) -> Result<OwnedObjectPath, Error> {
+        let number = self
+            .main
+            .call(move |s| s.create_rendition(width, height))
+            .await?;
+        let path = OwnedObjectPath::try_from(rendition_path(number))
+            .map_err(|e| Error::Failed(format!("bad rendition path: {e}")))?;
+        let service = RenditionService::new(self.main.clone(), number);
+        server
+            .at(&path, service)
+            .await
+            .map_err(|e| Error::Failed(format!("cannot serve {path}: {e}")))?;
+        Ok(path)
+    }
+
+    async fn open_editor(&self, kind: String) -> Result<(), Error> {
+        self.main.call(move |s| s.open_editor(&kind)).await
+    }
+
+    async fn set_handles_visible(&self, kind: String, visible: bool) -> Result<(), Error> {
+        self.main
+            .call(move |s| s.set_handles_visible(&kind, visible))
+            .await
+    }
+
+    #[zbus(property)]
+    async fn preferred_size(&self) -> zbus::fdo::Result<(u32, u32)> {
+        property(self.main.run(|s| s.preferred_size()).await)
+    }
+
+    #[zbus(property)]
+    async fn duration(&self) -> zbus::fdo::Result<f64> {
+        property(self.main.run(|s| s.duration()).await)
+    }
+
+    #[zbus(property)]
+    async fn status(&self) -> zbus::fdo::Result<String> {
+        property(self.main.run(|s| s.status().as_str().to_string()).await)
+    }
+
+    #[zbus(property)]
+    async fn handles_visible(&self) -> zbus::fdo::Result<Vec<String>> {
+        property(self.main.run(|s| s.handles_visible()).await)
+    }
+
+    #[zbus(property)]
+    async fn renditions(&self) -> zbus::fdo::Result<Vec<OwnedObjectPath>> {
+        property(self.main.run(|s| s.rendition_paths()).await)
+    }
+
+    #[zbus(signal)]
+    pub async fn scene_text_changed(emitter: &SignalEmitter<'_>, text: &str) -> zbus::Result<()>;
+
+    #[zbus(signal)]
+    pub async fn simulation_progress(
+        emitter: &SignalEmitter<'_>,
+        reached: f64,
+        finish: f64,
+    ) -> zbus::Result<()>;
+
+    #[zbus(signal)]
+    pub async fn error(
+        emitter: &SignalEmitter<'_>,
+        message: &str,
+        line: u32,
+        column: u32,
+    ) -> zbus::Result<()>;
+}
+
+/// The latest pointer motion not yet handled: position and modifiers.
+type MotionSlot = Arc<Mutex<Option<(Point2<f64>, Modifiers)>>>;
+
+/// `org.asgard.Rendition1` at `/org/asgard/Asgard1/Rendition/N`.
+pub struct RenditionService {
+    main: MainThread,
+    number: u32,
+    closed: AtomicBool,
+    motion: MotionSlot,
+}
+
+impl RenditionService {
+    fn new(main: MainThread, number: u32) -> RenditionService {
+        RenditionService {
+            main,
+            number,
+            closed: AtomicBool::new(false),
+            motion: Arc::default(),
+        }
+    }
+
+    fn open(&self) -> Result<u32, Error> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(Error::Closed(format!(
+                "{} was closed",
+                rendition_path(self.number)
+            )));
+        }
+        Ok(self.number)
+    }
+}
+
+#[zbus::interface(name = "org.asgard.Rendition1", spawn = false)]
+impl RenditionService {
+    async fn resize(&self, width: u32, height: u32) -> Result<(), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.resize(n, width, height)).await
+    }
+
+    async fn play(&self) -> Result<(), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.play(n, true)).await
+    }
+
+    async fn pause(&self) -> Result<(), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.play(n, false)).await
+    }
+
+    async fn seek(&self, time: f64) -> Result<(), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.seek(n, time)).await
+    }
+
+    #[zbus(out_args("fd", "width", "height", "stride", "buffers", "buffer_size"))]
+    async fn get_frame_buffer(
+        &self,
+    ) -> Result<(zbus::zvariant::OwnedFd, u32, u32, u32, u32, u64), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.frame_buffer(n)).await
+    }
+
+    async fn pointer(
+        &self,
+        kind: String,
+        button: u32,
+        x: f64,
+        y: f64,
+        modifiers: u32,
+    ) -> Result<(), Error> {
+        let n = self.open()?;
+        let kind: PointerKind = kind
+            .parse()
+            .map_err(|e: crate::ipc::UnknownValue| Error::InvalidArgument(e.to_string()))?;
+        let at = finite_point(x, y)?;
+        let modifiers = Modifiers(modifiers);
+        if kind == PointerKind::Motion {
+            let first = self
+                .motion
+                .lock()
+                .map_err(|_| Error::Failed("the pointer state was lost".into()))?
+                .replace((at, modifiers))
+                .is_none();
+            if first {
+                let slot = self.motion.clone();
+                self.main
+                    .post(move |s| {
+                        let latest = slot.lock().ok().and_then(|mut m| m.take());
+                        if let Some((at, modifiers)) = latest {
+                            // Only a closed rendition fails here, and the host learns that
+                            // from its next call.
+                            let _ = s.pointer(n, PointerKind::Motion, 0, at, modifiers);
+                        }
+                    })
+                    .await?;
+            }
+            return Ok(());
+        }
+        let slot = self.motion.clone();
+        self.main
+            .call(move |s| {
+                // A pending motion comes first.
+                let latest = slot.lock().ok().and_then(|mut m| m.take());
+                if let Some((moved, moved_modifiers)) = latest {
+                    s.pointer(n, PointerKind::Motion, 0, moved, moved_modifiers)?;
+                }
+                s.pointer(n, kind, button, at, modifiers)
+            })
+            .await
+    }
+
+    async fn scroll(&self, dx: f64, dy: f64, modifiers: u32) -> Result<(), Error> {
+        let n = self.open()?;
+        let _ = (finite_point(dx, dy)?, modifiers);
+        self.main.call(move |s| s.scroll(n, dy)).await
+    }
+
+    async fn key(&self, name: String, pressed: bool, modifiers: u32) -> Result<(), Error> {
+        let n = self.open()?;
+        let _ = modifiers;
+        self.main.call(move |s| s.key(n, &name, pressed)).await
+    }
+
+    async fn close(&self) -> Result<(), Error> {
+        let n = self.open()?;
+        self.main.call(move |s| s.close(n)).await?;
+        self.closed.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    #[zbus(property(emits_changed_signal = "false"))]
+    async fn time(&self) -> zbus::fdo::Result<f64> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.time(n)).await)
+    }
+
+    #[zbus(property)]
+    async fn playing(&self) -> zbus::fdo::Result<bool> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.playing(n)).await)
+    }
+
+    #[zbus(property, name = "Loop")]
+    async fn looping(&self) -> zbus::fdo::Result<bool> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.looping(n)).await)
+    }
+
+    #[zbus(property, name = "Loop")]
+    async fn set_looping(&self, looping: bool) -> zbus::fdo::Result<()> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.set_looping(n, looping)).await)
+    }
+
+    #[zbus(property)]
+    async fn mode(&self) -> zbus::fdo::Result<String> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.mode(n)).await)
+    }
+
+    #[zbus(property)]
+    async fn set_mode(&self, mode: String) -> zbus::fdo::Result<()> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.set_mode(n, &mode)).await)
+    }
+
+    #[zbus(property)]
+    async fn size(&self) -> zbus::fdo::Result<(u32, u32)> {
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.size(n)).await)
+    }
+
+    #[zbus(signal)]
+    pub async fn frame_ready(
+        emitter: &SignalEmitter<'_>,
+        serial: u64,
+        buffer: u32,
+        time: f64,
+    ) -> zbus::Result<()>;
+
+    #[zbus(signal)]
+    pub async fn frame_buffer_changed(
+        emitter: &SignalEmitter<'_>,
+        width: u32,
+        height: u32,
+    ) -> zbus::Result<()>;
+}
+
+fn finite_point(x: f64, y: f64) -> Result<Point2<f64>, Error> {
+    if x.is_finite() && y.is_finite() {
+        Ok(Point2::new(x, y))
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "({x}, {y}): expected finite numbers"
+        )))
+    }
+}
+
+fn property<T>(result: Result<T, Error>) -> zbus::fdo::Result<T> {
+    result.map_err(property_error)
+}
+
+/// A contract error as the standard error `Properties.Get` and `Set` answer with.
+fn property_error(e: Error) -> zbus::fdo::Error {
+    match e {
+        Error::InvalidArgument(m) | Error::InvalidSize(m) => zbus::fdo::Error::InvalidArgs(m),
+        Error::NotAvailable(m) => zbus::fdo::Error::NotSupported(m),
+        other => zbus::fdo::Error::Failed(other.message()),
+    }
+}

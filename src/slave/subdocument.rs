@@ -1,0 +1,537 @@
+//! The slave's state on its main thread: the scene's [`Session`], the renditions drawing it,
+//! and the handles shown. Every D-Bus call ends up in one method here (through
+//! [`MainThread`](super::main_thread::MainThread)); each returns the contract's named error on
+//! bad input and leaves the state as it was.
+
+use super::outbox::Outbox;
+use super::picture::{scene_handle_kinds, Picture};
+use super::pointer::{self, Effect};
+use super::rendition::{Rendition, Scenery};
+use crate::ipc::frames::FrameBufferReply;
+use crate::ipc::names::rendition_path;
+use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
+use crate::ipc::{RenditionSize, Status};
+use crate::scene::handles;
+use crate::session::{Event, Session, SimStatus, ViewId, Waker};
+use nalgebra::Point2;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use zbus::zvariant::{OwnedObjectPath, Value};
+
+/// The rendition size the slave asks hosts for (`PreferredSize`).
+pub const PREFERRED_SIZE: (u32, u32) = (400, 300);
+
+/// One subdocument's scene and renditions.
+pub struct Subdocument {
+    session: Rc<Session>,
+    /// The identity of changes the host made (SetSceneText), which it need not hear about.
+    host: ViewId,
+    /// The identity of the slave's own edits (handle drags).
+    own: ViewId,
+    /// Whether the host has set the scene text yet.
+    loaded: Cell<bool>,
+    shown_handles: RefCell<BTreeSet<HandleKind>>,
+    picture: RefCell<Option<Picture>>,
+    renditions: RefCell<BTreeMap<u32, Rendition>>,
+    /// The number of the last rendition created.
+    last_rendition: Cell<u32>,
+    /// The handle being dragged (an index into the picture's handles).
+    dragged: Cell<Option<usize>>,
+    outbox: Outbox,
+    /// The origin of the real-time clock playback reads.
+    started: Instant,
+}
+
+impl Subdocument {
+    /// A subdocument with no scene text yet. `waker` is called from the simulator's thread;
+    /// it must get [`Subdocument::poll`] called on this thread.
+    pub fn new(outbox: Outbox, waker: Waker) -> Rc<Subdocument> {
+        let session = Session::new("", waker);
+        let subdocument = Rc::new(Subdocument {
+            host: session.new_view_id(),
+            own: session.new_view_id(),
+            session,
+            loaded: Cell::new(false),
+            shown_handles: RefCell::new(BTreeSet::new()),
+            picture: RefCell::new(None),
+            renditions: RefCell::new(BTreeMap::new()),
+            last_rendition: Cell::new(0),
+            dragged: Cell::new(None),
+            outbox,
+            started: Instant::now(),
+        });
+        subdocument.rebuild_picture();
+        let weak = Rc::downgrade(&subdocument);
+        subdocument.session.subscribe(move |_, event| {
+            if let Some(subdocument) = weak.upgrade() {
+                subdocument.on_event(event);
+            }
+        });
+        subdocument
+    }
+
+    /// Takes in the simulator's news.
+    pub fn poll(&self) {
+        self.session.poll();
+    }
+
+    fn now(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    fn on_event(&self, event: &Event) {
+        match event {
+            Event::TextChanged { by, .. } if *by != Some(self.host) => {
+                self.outbox
+                    .scene_text_changed(self.session.text().to_string());
+            }
+            Event::SceneChanged => {
+                self.rebuild_picture();
+                let (start, finish) = self.time_range();
+                let now = self.now();
+                for rendition in self.renditions.borrow_mut().values_mut() {
+                    rendition.clock.set_span(start, finish, now);
+                    rendition.touch();
+                }
+                self.outbox
+                    .properties_changed(0, vec![("Duration", owned(self.duration()))]);
+            }
+            Event::SceneError(error) => {
+                self.outbox.error(
+                    error.message.clone(),
+                    to_u32(error.at.line),
+                    to_u32(error.at.column),
+                );
+            }
+            Event::SimulationStarted => self.touch_all(),
+            Event::SimulationProgress(progress) => {
+                self.outbox.simulation_progress(progress.time, progress.end);
+            }
+            Event::SimulationFinished => {
+                for rendition in self.renditions.borrow_mut().values_mut() {
+                    rendition.refit();
+                }
+            }
+            Event::SimulationFailed(message) => self.outbox.error(message.clone(), 0, 0),
+            Event::TextChanged { .. } | Event::FileChanged => {}
+        }
+        self.outbox
+            .properties_changed(0, vec![("Status", owned(self.status().as_str()))]);
+    }
+
+    fn rebuild_picture(&self) {
+        let picture = self.session.scene().map(|scene| Picture::new(&scene));
+        let picture = match picture {
+            Some(Ok(picture)) => Some(picture),
+            Some(Err(e)) => {
+                self.outbox
+                    .error(format!("the scene cannot be drawn: {e}"), 0, 0);
+                None
+            }
+            None => None,
+        };
+        self.picture.replace(picture);
+    }
+
+    fn touch_all(&self) {
+        for rendition in self.renditions.borrow_mut().values_mut() {
+            rendition.touch();
+        }
+    }
+
+    /// The animation's start and finish times (0 and 0 without a valid scene).
+    fn time_range(&self) -> (f64, f64) {
+        match self.session.scene() {
+            Some(scene) if self.session.error().is_none() => {
+                (scene.simulator.start, scene.simulator.finish)
+            }
+            _ => (0.0, 0.0),
+        }
+    }
+
+    // --- org.asgard.Subdocument1 -----------------------------------------------------------
+
+    pub fn set_scene_text(&self, text: String) -> Result<(), Error> {
+        self.loaded.set(true);
+        self.session.set_text(text, Some(self.host));
+        // The first text makes the status leave `loading` even when it equals the empty start.
+        self.outbox
+            .properties_changed(0, vec![("Status", owned(self.status().as_str()))]);
+        match self.session.error() {
+            Some(e) => Err(Error::InvalidScene(format!(
+                "{}:{}: {}",
+                e.at.line, e.at.column, e.message
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    pub fn scene_text(&self) -> String {
+        self.session.text().to_string()
+    }
+
+    pub fn simulate(&self) -> Result<(), Error> {
+        if let Some(e) = self.session.error() {
+            return Err(Error::InvalidScene(format!(
+                "{}:{}: the current scene text does not evaluate, so there is nothing to \
+                 simulate: {}",
+                e.at.line, e.at.column, e.message
+            )));
+        }
+        self.session.simulate();
+        Ok(())
+    }
+
+    /// A new rendition; its number.
+    pub fn create_rendition(&self, width: u32, height: u32) -> Result<u32, Error> {
+        let size =
+            RenditionSize::new(width, height).map_err(|e| Error::InvalidSize(e.to_string()))?;
+        let (start, finish) = self.time_range();
+        let rendition = Rendition::new(size, start, finish).map_err(Error::Failed)?;
+        let number = self.last_rendition.get() + 1;
+        self.last_rendition.set(number);
+        self.renditions.borrow_mut().insert(number, rendition);
+        self.outbox
+            .properties_changed(0, vec![("Renditions", owned(self.rendition_paths()))]);
+        Ok(number)
+    }
+
+    pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
+        let kind: EditorKind = kind.parse().map_err(invalid)?;
+        Err(Error::NotAvailable(format!(
+            "the {kind} editor cannot be opened: this slave has no editor windows yet"
+        )))
+    }
+
+    pub fn set_handles_visible(&self, kind: &str, visible: bool) -> Result<(), Error> {
+        let kind: HandleKind = kind.parse().map_err(invalid)?;
+        let changed = {
+            let mut shown = self.shown_handles.borrow_mut();
+            if visible {
+                shown.insert(kind)
+            } else {
+                shown.remove(&kind)
+            }
+        };
+        if changed {
+            self.touch_all();
+            self.outbox
+                .properties_changed(0, vec![("HandlesVisible", owned(self.handles_visible()))]);
+        }
+        Ok(())
+    }
+
+    pub fn preferred_size(&self) -> (u32, u32) {
+        PREFERRED_SIZE
+    }
+
+    pub fn duration(&self) -> f64 {
+        let (start, finish) = self.time_range();
+        finish - start
+    }
+
+    pub fn status(&self) -> Status {
+        if !self.loaded.get() {
+            return Status::Loading;
+        }
+        if self.session.error().is_some() {
+            return Status::Error;
+        }
+        match self.session.status() {
+            SimStatus::Running(_) => Status::Simulating,
+            SimStatus::Failed(_) => Status::Error,
+            SimStatus::Idle | SimStatus::Finished => Status::Ready,
+        }
+    }
+
+    pub fn handles_visible(&self) -> Vec<String> {
+        let shown = self.shown_handles.borrow();
+        shown.iter().map(|k| k.as_str().to_string()).collect()
+    }
+
+    pub fn rendition_paths(&self) -> Vec<OwnedObjectPath> {
+        self.renditions
+            .borrow()
+            .keys()
+            .filter_map(|&n| OwnedObjectPath::try_from(rendition_path(n)).ok())
+            .collect()
+    }
+
+    // --- org.asgard.Rendition1 -------------------------------------------------------------
+
+    /// Runs `work` on rendition `number`, or fails with `Closed` when it was closed.
+    fn with<T>(
+        &self,
+        number: u32,
+        work: impl FnOnce(&mut Rendition) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut renditions = self.renditions.borrow_mut();
+        let rendition = renditions
+            .get_mut(&number)
+            .ok_or_else(|| Error::Closed(format!("{} was closed", rendition_path(number))))?;
+        work(rendition)
+    }
+
+    pub fn resize(&self, number: u32, width: u32, height: u32) -> Result<(), Error> {
+        self.with(number, |r| {
+            let size =
+                RenditionSize::new(width, height).map_err(|e| Error::InvalidSize(e.to_string()))?;
+            r.resize(size).map_err(Error::Failed)
+        })?;
+        self.outbox.frame_buffer_changed(number, width, height);
+        self.outbox
+            .properties_changed(number, vec![("Size", owned((width, height)))]);
+        Ok(())
+    }
+
+    pub fn play(&self, number: u32, play: bool) -> Result<(), Error> {
+        let now = self.now();
+        self.with(number, |r| {
+            if play {
+                r.clock.play(now);
+            } else {
+                r.clock.pause(now);
+            }
+            r.touch();
+            Ok(())
+        })?;
+        self.outbox
+            .properties_changed(number, vec![("Playing", owned(play))]);
+        Ok(())
+    }
+
+    pub fn seek(&self, number: u32, time: f64) -> Result<(), Error> {
+        let now = self.now();
+        self.with(number, |r| {
+            r.clock
+                .seek(time, now)
+                .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+            r.touch();
+            Ok(())
+        })
+    }
+
+    pub fn frame_buffer(&self, number: u32) -> Result<FrameBufferReply, Error> {
+        self.with(number, |r| {
+            let frames = r.frames();
+            let layout = frames.layout();
+            let fd = frames
+                .fd()
+                .try_clone_to_owned()
+                .map_err(|e| Error::Failed(format!("cannot share the frame memory: {e}")))?;
+            Ok((
+                fd.into(),
+                layout.width,
+                layout.height,
+                layout.stride,
+                layout.buffers,
+                layout.buffer_size,
+            ))
+        })
+    }
+
+    pub fn time(&self, number: u32) -> Result<f64, Error> {
+        let now = self.now();
+        self.with(number, |r| Ok(r.clock.time_at(now)))
+    }
+
+    pub fn playing(&self, number: u32) -> Result<bool, Error> {
+        self.with(number, |r| Ok(r.clock.is_playing()))
+    }
+
+    pub fn looping(&self, number: u32) -> Result<bool, Error> {
+        self.with(number, |r| Ok(r.clock.is_looping()))
+    }
+
+    pub fn set_looping(&self, number: u32, looping: bool) -> Result<(), Error> {
+        self.with(number, |r| {
+            r.clock.set_looping(looping);
+            Ok(())
+        })?;
+        self.outbox
+            .properties_changed(number, vec![("Loop", owned(looping))]);
+        Ok(())
+    }
+
+    pub fn mode(&self, number: u32) -> Result<String, Error> {
+        self.with(number, |r| Ok(r.mode.as_str().to_string()))
+    }
+
+    pub fn set_mode(&self, number: u32, mode: &str) -> Result<(), Error> {
+        self.with(number, |r| {
+            let mode: PlaybackMode = mode.parse().map_err(invalid)?;
+            if mode == PlaybackMode::Live {
+                return Err(Error::NotAvailable(
+                    "live mode is not available in this slave yet; renditions play the \
+                     computed motion ('playback')"
+                        .into(),
+                ));
+            }
+            r.mode = mode;
+            Ok(())
+        })
+    }
+
+    pub fn size(&self, number: u32) -> Result<(u32, u32), Error> {
+        self.with(number, |r| Ok(r.size()))
+    }
+
+    pub fn close(&self, number: u32) -> Result<(), Error> {
+        self.with(number, |_| Ok(()))?;
+        self.renditions.borrow_mut().remove(&number);
+        self.outbox
+            .properties_changed(0, vec![("Renditions", owned(self.rendition_paths()))]);
+        Ok(())
+    }
+
+    /// A forwarded pointer event at (`x`, `y`) in rendition pixels.
+    pub fn pointer(
+        &self,
+        number: u32,
+        kind: PointerKind,
+        pressed: u32,
+        at: Point2<f64>,
+        modifiers: Modifiers,
+    ) -> Result<(), Error> {
+        let effect = {
+            let picture = self.picture.borrow();
+            let shown: Vec<handles::HandleKind> = self.scene_handle_kinds();
+            self.with(number, |r| {
+                let camera = r.shown_camera();
+                let viewport = r.viewport();
+                Ok(match kind {
+                    PointerKind::Press => {
+                        let handles = picture
+                            .iter()
+                            .flat_map(|p| p.handles.iter().enumerate())
+                            .filter(|(_, h)| shown.contains(&h.kind));
+                        r.pointer
+                            .press(pressed, at, modifiers, &camera, &viewport, handles)
+                    }
+                    PointerKind::Motion => match picture.as_ref() {
+                        Some(picture) => {
+                            let mut moved = camera;
+                            let shapes = picture.frames.shapes();
+                            let effect = r.pointer.motion(at, &mut moved, &viewport, shapes);
+                            if effect == Effect::ViewMoved {
+                                r.move_view(moved);
+                            }
+                            effect
+                        }
+                        None => Effect::Nothing,
+                    },
+                    PointerKind::Release => r.pointer.release(pressed),
+                    PointerKind::Enter | PointerKind::Leave => Effect::Nothing,
+                })
+            })?
+        };
+        // The session tells its observers (this object among them) about edits at once, so
+        // nothing may be borrowed here any more.
+        match effect {
+            Effect::DragStarted { index } => {
+                self.dragged.set(Some(index));
+                self.session.begin_drag();
+                self.touch_all();
+            }
+            Effect::Edit(edit) => {
+                if let Err(e) = self.session.edit(edit.target, edit.value, Some(self.own)) {
+                    self.outbox.error(e.reason, 0, 0);
+                }
+            }
+            Effect::DragEnded => {
+                self.dragged.set(None);
+                self.session.end_drag();
+                self.touch_all();
+            }
+            Effect::ViewMoved | Effect::Nothing => {}
+        }
+        Ok(())
+    }
+
+    pub fn scroll(&self, number: u32, steps: f64) -> Result<(), Error> {
+        self.with(number, |r| {
+            let mut camera = r.shown_camera();
+            pointer::zoom(&mut camera, steps);
+            r.move_view(camera);
+            Ok(())
+        })
+    }
+
+    /// A forwarded key: Home restores the default view, space plays or pauses.
+    pub fn key(&self, number: u32, name: &str, pressed: bool) -> Result<(), Error> {
+        let playing = self.playing(number)?;
+        match (name, pressed) {
+            ("Home", true) => self.with(number, |r| {
+                r.reset_view();
+                Ok(())
+            }),
+            ("space", true) => self.play(number, !playing),
+            _ => Ok(()),
+        }
+    }
+
+    fn scene_handle_kinds(&self) -> Vec<handles::HandleKind> {
+        let shown = self.shown_handles.borrow();
+        shown
+            .iter()
+            .flat_map(|&k| scene_handle_kinds(k).iter().copied())
+            .collect()
+    }
+
+    // --- drawing ---------------------------------------------------------------------------
+
+    /// Draws a frame of every rendition that wants one and whose last frame was announced.
+    pub fn tick(&self) {
+        let now = self.now();
+        let Some(scene) = self.session.scene() else {
+            return;
+        };
+        let motion = self.session.motion();
+        let picture = self.picture.borrow();
+        let handles = self.scene_handle_kinds();
+        let scenery = Scenery {
+            scene: &scene,
+            motion: motion.as_ref(),
+            picture: picture.as_ref(),
+            handles: &handles,
+            highlighted: self.dragged.get(),
+        };
+        let mut stopped = Vec::new();
+        for (&number, rendition) in self.renditions.borrow_mut().iter_mut() {
+            if !rendition.wants_frame() || self.outbox.frame_in_flight(number) {
+                continue;
+            }
+            let was_playing = rendition.clock.is_playing();
+            match rendition.draw(&scenery, now) {
+                Ok(frame) => self.outbox.frame_ready(number, frame),
+                Err(message) => {
+                    rendition.stop(now);
+                    self.outbox.error(message, 0, 0);
+                }
+            }
+            if was_playing && !rendition.clock.is_playing() {
+                stopped.push(number);
+            }
+        }
+        for number in stopped {
+            self.outbox
+                .properties_changed(number, vec![("Playing", owned(false))]);
+        }
+    }
+}
+
+/// An unknown enumeration value, as the contract's error.
+fn invalid(e: crate::ipc::UnknownValue) -> Error {
+    Error::InvalidArgument(e.to_string())
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A property value as `PropertiesChanged` carries it.
+fn owned(value: impl Into<Value<'static>>) -> Value<'static> {
+    value.into()
+}

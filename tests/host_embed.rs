@@ -1,0 +1,138 @@
+//! The reference host with real slaves, end to end: it opens the example memo, its animation
+//! plays (the screen changes between two screenshots), and a slave killed with SIGKILL during
+//! playback leaves the host running with the document untouched and the animation marked
+//! failed. The host's state is read through its test-only probe (`asgard host --probe`,
+//! `org.asgard.Asgard1.HostProbe`); every wait is on a condition with a time limit.
+//!
+//! Needs a display and a session bus: run it through `scripts/test`, which wraps `cargo test`
+//! in `xvfb-run` and `dbus-run-session`.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+const ASGARD: &str = env!("CARGO_BIN_EXE_asgard");
+const LIMIT: Duration = Duration::from_secs(60);
+const POLL: Duration = Duration::from_millis(50);
+
+/// A host process, killed when dropped.
+struct Host {
+    child: Child,
+    bus: zbus::blocking::Connection,
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Host {
+    fn open(document: &Path) -> Host {
+        assert!(
+            std::env::var_os("DISPLAY").is_some()
+                && std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some(),
+            "this test needs a display and a session bus: run it with scripts/test"
+        );
+        let child = Command::new(ASGARD)
+            .args(["host", "--probe"])
+            .arg(document)
+            .env("NO_AT_BRIDGE", "1")
+            .spawn()
+            .unwrap();
+        let bus = zbus::blocking::Connection::session().unwrap();
+        Host { child, bus }
+    }
+
+    /// The probe's `Describe()`, or `None` while the host is not serving it yet.
+    fn describe(&self) -> Option<Value> {
+        let reply = self
+            .bus
+            .call_method(
+                Some(format!("org.asgard.Asgard1.Host{}", self.child.id()).as_str()),
+                "/org/asgard/Asgard1/Host",
+                Some("org.asgard.Asgard1.HostProbe"),
+                "Describe",
+                &(),
+            )
+            .ok()?;
+        let json: String = reply.body().deserialize().ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// Waits until the first window's first animation satisfies `condition`; returns it.
+    fn wait_for(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        let mut last = None;
+        while start.elapsed() < LIMIT {
+            if let Some(state) = self.describe() {
+                if condition(&state[0]["animations"][0]) {
+                    return state;
+                }
+                last = Some(state);
+            }
+            std::thread::sleep(POLL);
+        }
+        panic!("the host did not reach '{what}' within {LIMIT:?}; last state: {last:?}");
+    }
+}
+
+fn frames_shown(animation: &Value) -> u64 {
+    animation["frames_shown"].as_u64().unwrap_or(0)
+}
+
+/// The screen as RGB bytes, through ImageMagick's `import`.
+fn screenshot(path: &Path) -> Vec<u8> {
+    let status = Command::new("import")
+        .args(["-window", "root", "-depth", "8"])
+        .arg(format!("rgb:{}", path.display()))
+        .status()
+        .expect("ImageMagick's import takes the screenshots");
+    assert!(status.success());
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn the_memo_plays_and_survives_a_killed_slave() {
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("memo.sgml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/memo.sgml");
+    std::fs::copy(&example, &memo).unwrap();
+    let original = std::fs::read(&memo).unwrap();
+    let host = Host::open(&memo);
+
+    let state = host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    assert_eq!(state[0]["modified"], false);
+    let first = screenshot(&dir.path().join("first.rgb"));
+    let shown = frames_shown(&state[0]["animations"][0]);
+    host.wait_for("ten more frames", |a| frames_shown(a) >= shown + 10);
+    let second = screenshot(&dir.path().join("second.rgb"));
+    let changed = first
+        .chunks_exact(3)
+        .zip(second.chunks_exact(3))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        changed > 100,
+        "only {changed} pixels changed between the screenshots"
+    );
+
+    let pid = state[0]["animations"][0]["slave_pid"].as_u64().unwrap();
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let state = host.wait_for("the animation failed", |a| a["phase"] == "failed");
+    let message = state[0]["animations"][0]["message"].as_str().unwrap();
+    assert!(!message.is_empty(), "the failure shows no message");
+    assert_eq!(
+        state[0]["modified"], false,
+        "a dead slave must not touch the document"
+    );
+    assert_eq!(std::fs::read(&memo).unwrap(), original);
+}
