@@ -8,7 +8,7 @@
 //! missing there; the test fails (it does not skip) when that is impossible.
 
 use asgard::ipc::names::{RENDITION_XML, SUBDOCUMENT_XML};
-use asgard::ipc::{SlaveProcess, SubdocumentProxy};
+use asgard::ipc::{SlaveProcess, SubdocumentProxy, SubdocumentProxyBlocking};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::path::{Path, PathBuf};
@@ -197,4 +197,88 @@ fn a_host_we_did_not_write_drives_the_slave() {
     ] {
         assert!(stdout.contains(check), "missing '{check}' in:\n{stdout}");
     }
+}
+
+/// Runs xdotool on `display`; returns what it printed.
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .args(args)
+        .env("DISPLAY", display)
+        .output()
+        .expect("xdotool runs: run scripts/deps");
+    assert!(
+        out.status.success(),
+        "xdotool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// OpenEditor opens the editor's language viewer on the slave's own session (6.2.4): text
+/// typed there and applied with Update reaches the host as SceneTextChanged.
+#[test]
+fn an_editor_the_host_opens_edits_the_slaves_scene() {
+    let display = std::env::var("DISPLAY")
+        .expect("this test needs a display: run it under xvfb-run, as scripts/test does");
+    let mut command = Command::new(ASGARD);
+    command.arg("slave");
+    let SlaveProcess {
+        mut child,
+        connection,
+    } = zbus::block_on(SlaveProcess::spawn(command)).unwrap();
+    let connection = zbus::blocking::Connection::from(connection);
+    let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
+    let pendulum = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pendulum.asg");
+    subdocument
+        .set_scene_text(&std::fs::read_to_string(pendulum).unwrap())
+        .unwrap();
+
+    const TYPED: &str = "# typed in the editor the host opened";
+    let (sender, received) = std::sync::mpsc::channel();
+    let listener = subdocument.clone();
+    let changes = listener.receive_scene_text_changed().unwrap();
+    std::thread::spawn(move || {
+        for signal in changes {
+            let text = signal.args().unwrap().text;
+            if text.contains(TYPED) {
+                let _ = sender.send(text);
+                return;
+            }
+        }
+    });
+    subdocument.open_editor("language").unwrap();
+    let window = xdotool(
+        &display,
+        &[
+            "search",
+            "--sync",
+            "--onlyvisible",
+            "--name",
+            "Language viewer 1$",
+        ],
+    );
+    let window = window.lines().next().expect("the language viewer's window");
+    xdotool(
+        &display,
+        &["windowfocus", "--sync", window, "key", "ctrl+End"],
+    );
+    xdotool(
+        &display,
+        &["type", "--delay", "20", &format!("\n{TYPED}\n")],
+    );
+    xdotool(&display, &["key", "ctrl+Return"]);
+
+    let text = received
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("SceneTextChanged with the typed line within a minute");
+    assert!(
+        text.contains("body b3"),
+        "the rest of the scene is kept: {text}"
+    );
+    assert_eq!(subdocument.get_scene_text().unwrap(), text);
+    // The slave ends when the last proxy lets go of the connection, editor windows and all.
+    drop(listener);
+    drop(subdocument);
+    drop(connection);
+    assert!(child.wait().unwrap().success());
 }

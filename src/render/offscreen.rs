@@ -221,6 +221,13 @@ impl OffscreenTarget {
         }
     }
 
+    /// Makes no context current on the calling thread, so that another library's context (a
+    /// GTK viewer's on the same thread) can be made current there; the next drawing makes
+    /// this target's current again.
+    pub fn release_current(&self) {
+        let _ = self.egl.make_current(self.display, None, None, None);
+    }
+
     /// Makes this target's context current on the calling thread.
     pub fn make_current(&self) -> Result<(), OffscreenError> {
         self.egl

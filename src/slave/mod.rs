@@ -13,9 +13,9 @@
 //! The slave ends when its connection closes: the host closed it or went away (on the
 //! session bus, when the bus goes away).
 //!
-//! Not yet here: `OpenEditor` answers `NotAvailable` until the editor windows (`src/ui`) are
-//! in the tree (the main loop is a GLib one so they can open on it), and a rendition's `live`
-//! mode answers `NotSupported`.
+//! `OpenEditor` opens the editor's windows (`crate::ui`) on the slave's own session and main
+//! loop, initialising GTK the first time (without a display it answers `NotAvailable`). Not
+//! yet here: a rendition's `live` mode answers `NotSupported`.
 
 mod main_thread;
 mod outbox;

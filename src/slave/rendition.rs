@@ -155,10 +155,10 @@ impl Rendition {
                 .upload_missing(picture.frames.meshes())
                 .map_err(|e| format!("cannot load the shapes for drawing: {e}"))?;
         }
-        let image = self
-            .target
-            .render(&frame)
-            .map_err(|e| format!("cannot draw the scene: {e}"))?;
+        let image = self.target.render(&frame);
+        // Editor windows of this process draw with GTK's context on this thread.
+        self.target.release_current();
+        let image = image.map_err(|e| format!("cannot draw the scene: {e}"))?;
         let info = self
             .frames
             .write_rows(time, &image.pixels)

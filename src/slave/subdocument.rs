@@ -13,6 +13,9 @@ use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, Pointer
 use crate::ipc::{RenditionSize, Status};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
+use crate::ui;
+use gtk::prelude::*;
+use gtk4 as gtk;
 use nalgebra::Point2;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,6 +45,9 @@ pub struct Subdocument {
     outbox: Outbox,
     /// The origin of the real-time clock playback reads.
     started: Instant,
+    /// The application of the editor windows, made when the host first asks for one (a slave
+    /// that never opens an editor needs no display).
+    editors: RefCell<Option<gtk::Application>>,
 }
 
 impl Subdocument {
@@ -61,6 +67,7 @@ impl Subdocument {
             dragged: Cell::new(None),
             outbox,
             started: Instant::now(),
+            editors: RefCell::new(None),
         });
         subdocument.rebuild_picture();
         let weak = Rc::downgrade(&subdocument);
@@ -198,11 +205,37 @@ impl Subdocument {
         Ok(number)
     }
 
+    /// Opens an editor window on this slave's session (6.2.4): its edits reach the host as
+    /// `SceneTextChanged` like any other change of the text.
     pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
-        let kind: EditorKind = kind.parse().map_err(invalid)?;
-        Err(Error::NotAvailable(format!(
-            "the {kind} editor cannot be opened: this slave has no editor windows yet"
-        )))
+        let kind = match kind.parse().map_err(invalid)? {
+            EditorKind::Graphical => ui::EditorKind::Graphical,
+            EditorKind::Language => ui::EditorKind::Language,
+            EditorKind::Shape => ui::EditorKind::Shape,
+            EditorKind::Trajectory => ui::EditorKind::Trajectory,
+            EditorKind::ControlPanel => ui::EditorKind::ControlPanel,
+        };
+        let app = self.editor_application()?;
+        // The windows' GL contexts are made current on this thread, where renditions draw.
+        ui::open_editor(&app, &self.session, kind);
+        Ok(())
+    }
+
+    fn editor_application(&self) -> Result<gtk::Application, Error> {
+        if let Some(app) = self.editors.borrow().as_ref() {
+            return Ok(app.clone());
+        }
+        gtk::init().map_err(|e| {
+            Error::NotAvailable(format!(
+                "editor windows need a display, and there is none: {e}"
+            ))
+        })?;
+        // Not unique and never run: the slave's own main loop serves the windows.
+        let app = gtk::Application::new(None::<&str>, gtk::gio::ApplicationFlags::NON_UNIQUE);
+        app.register(None::<&gtk::gio::Cancellable>)
+            .map_err(|e| Error::Failed(format!("cannot start the editor windows: {e}")))?;
+        *self.editors.borrow_mut() = Some(app.clone());
+        Ok(app)
     }
 
     pub fn set_handles_visible(&self, kind: &str, visible: bool) -> Result<(), Error> {
@@ -498,6 +531,11 @@ impl Subdocument {
             handles: &handles,
             highlighted: self.dragged.get(),
         };
+        if self.editors.borrow().is_some() {
+            // An editor window's context left current here would keep ours from being made
+            // current (EGL_BAD_ACCESS); GTK makes its own current again before it draws.
+            gtk::gdk::GLContext::clear_current();
+        }
         let mut stopped = Vec::new();
         for (&number, rendition) in self.renditions.borrow_mut().iter_mut() {
             if !rendition.wants_frame() || self.outbox.frame_in_flight(number) {
