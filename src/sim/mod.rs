@@ -129,6 +129,7 @@
 //! - Results do not depend on the order in which ready components are stepped: every
 //!   strategy computes the same tracks for the same partition.
 
+pub mod collide;
 pub mod error;
 pub mod graph;
 pub mod integrate;
@@ -138,6 +139,7 @@ pub mod options;
 pub mod physics;
 pub mod run;
 pub mod schedule;
+pub mod solver;
 pub mod stats;
 pub mod system;
 pub mod track;
@@ -148,6 +150,7 @@ pub use integrate::{StepControl, Tolerance};
 pub use motion::{Motion, Sampler};
 pub use options::{Options, Strategy};
 pub use run::{Progress, RunControl, RunOutcome, Worker};
+pub use solver::{Solver, UpdateSummary};
 pub use schedule::{
     BackUp, Changes, Simulation, StepContext, StepObserver, StepReport, Truncation, UpdateReport,
 };
