@@ -117,3 +117,90 @@ body wall shape plate fixed 1";
     assert!(end.position.x < -0.005, "the pellet ends at x = {}", end.position.x);
     assert!((end.velocity.x + 1000.0).abs() < 1e-6);
 }
+
+#[test]
+fn an_off_centre_hit_sets_a_box_spinning_and_conserves_momentum_and_energy() {
+    let text = "simulator finish 3 step 0.1
+shape_set cube desc {face {{-0.5 -0.5 -0.5} {0.5 -0.5 -0.5} {0.5 0.5 -0.5} {-0.5 0.5 -0.5}} face {{-0.5 -0.5 0.5} {0.5 -0.5 0.5} {0.5 0.5 0.5} {-0.5 0.5 0.5}}}
+shape_set ball desc {sphere 0.25}
+body box shape cube mass 2 init_pos {0 0 0} init_drot {0 0.3 0}
+body ball shape ball mass 1 init_pos {-3 0.3 0.1} init_dpos {2 0 0}";
+    let solver = solve(text);
+    assert_eq!(solver.collisions().len(), 1, "{:?}", solver.collisions());
+    let motion = solver.motion();
+    let (p0, l0, e0) = totals(&motion, 0.0);
+    let (p1, l1, e1) = totals(&motion, 3.0);
+    let scale_p = p0.norm();
+    assert!((p1 - p0).norm() / scale_p < 1e-6, "momentum {p0:?} -> {p1:?}");
+    let scale_l = l0.norm().max(scale_p);
+    assert!((l1 - l0).norm() / scale_l < 1e-6, "angular momentum {l0:?} -> {l1:?}");
+    assert!(relative(e1, e0, e0) < 1e-6, "energy {e0} -> {e1}");
+    let spin = state(&solver, "box", 3.0).angular_velocity;
+    assert!(spin.z.abs() > 0.1, "the box spins about z: {spin:?}");
+}
+
+#[test]
+fn a_billiard_break_conserves_momentum_and_energy() {
+    let text = std::fs::read_to_string("examples/billiards.asg").unwrap();
+    let solver = solve(&text);
+    let collisions = solver.collisions();
+    assert!(collisions.len() >= 15, "{} collisions", collisions.len());
+    let motion = solver.motion();
+    let (p0, l0, e0) = totals(&motion, 0.0);
+    let (p1, l1, e1) = totals(&motion, 3.0);
+    assert!((p1 - p0).norm() / p0.norm() < 1e-6, "momentum {p0:?} -> {p1:?}");
+    assert!((l1 - l0).norm() / l0.norm().max(1e-3) < 1e-6, "{l0:?} -> {l1:?}");
+    assert!(relative(e1, e0, e0) < 1e-6, "energy {e0} -> {e1}");
+    // The rack breaks up: nearly every ball moves (a ball struck head-on by an equal one
+    // may be left still).
+    let moving = (0..15)
+        .filter(|b| state(&solver, &format!("ball{b}"), 3.0).velocity.norm() > 1e-3)
+        .count();
+    assert!(moving >= 12, "{moving} of 15 balls move");
+}
+
+#[test]
+fn newtons_cradle_passes_the_momentum_through() {
+    let text = std::fs::read_to_string("examples/newtons_cradle.asg").unwrap();
+    let solver = solve(&text);
+    let collisions = solver.collisions();
+    let first = collisions[0];
+    assert_eq!(names(&solver, &first), ("ball0".into(), "ball1".into()));
+    let before = state(&solver, "ball0", first.time - 1e-6).velocity.norm();
+    let last = collisions
+        .iter()
+        .find(|c| names(&solver, c).1 == "ball4")
+        .expect("the momentum reaches the last ball");
+    // The wave crosses five balls in a few milliseconds: the first ball is left almost at
+    // rest and the last one leaves with almost its speed.
+    assert!(last.time - first.time < 0.01);
+    let t = last.time + 1e-4;
+    let (first_after, last_after) = (
+        state(&solver, "ball0", t).velocity.norm(),
+        state(&solver, "ball4", t).velocity.norm(),
+    );
+    assert!(first_after < 0.02 * before, "{first_after} of {before}");
+    assert!((last_after - before).abs() < 0.02 * before, "{last_after} of {before}");
+}
+
+#[test]
+fn a_ball_bouncing_on_a_fixed_floor_comes_to_rest() {
+    let text = "simulator finish 6 step 0.1
+shape_set ball desc {sphere 0.5}
+shape_set slab desc {face {{-5 -0.5 -5} {5 -0.5 -5} {5 -0.5 5} {-5 -0.5 5}} face {{-5 0 -5} {5 0 -5} {5 0 5} {-5 0 5}}}
+body floor shape slab fixed 1
+body ball shape ball mass 1 restitution 0.6 init_pos {0 2.5 0}
+force body ball gravity {0 -9.81 0}";
+    let solver = solve(text);
+    let collisions = solver.collisions();
+    let bounces = collisions.iter().filter(|c| !c.resting).count();
+    assert!(bounces >= 5, "{bounces} bounces");
+    // Resting hops: one per resting interval (a quarter of the output step) at most.
+    assert!(collisions.len() < 20 + 6 * 4 * 10, "{} collisions", collisions.len());
+    // The floor's top is at y = 0.25 (its centre of mass is at the origin).
+    for t in [5.0, 5.5, 6.0] {
+        let s = state(&solver, "ball", t);
+        assert!((s.position.y - 0.75).abs() < 2e-3, "at {t} the ball is at {}", s.position.y);
+        assert!(s.velocity.norm() < 0.2, "at {t} the ball moves at {:?}", s.velocity);
+    }
+}
