@@ -2,11 +2,14 @@
 //! against mechanics: conservation laws, exchanged velocities, no tunnelling, resting contact,
 //! agreement between the simulation strategies, and untouched bodies keeping their tracks.
 
+use asgard::geom::distance::{closest_between_shapes, ShapePairCache};
+use asgard::geom::Shape;
+use asgard::scene::model::LinkTarget;
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::collide::Collision;
 use asgard::sim::physics::{BodyState, SceneMotion};
 use asgard::sim::{Solver, Strategy};
-use nalgebra::Vector3;
+use nalgebra::{Isometry3, Translation3, Vector3};
 
 fn scene(text: &str) -> Scene {
     evaluate(text).unwrap_or_else(|e| panic!("{}", e.diagnostic("scene")))
@@ -202,5 +205,166 @@ force body ball gravity {0 -9.81 0}";
         let s = state(&solver, "ball", t);
         assert!((s.position.y - 0.75).abs() < 2e-3, "at {t} the ball is at {}", s.position.y);
         assert!(s.velocity.norm() < 0.2, "at {t} the ball moves at {:?}", s.velocity);
+    }
+}
+
+/// Each body's shape as geometry (`None` without a shape).
+fn shapes(solver: &Solver) -> Vec<Option<Shape>> {
+    let scene = solver.scene();
+    scene
+        .bodies
+        .iter()
+        .map(|body| {
+            let set = scene.shapes.iter().find(|s| s.name == body.shape)?;
+            set.geometry().ok()
+        })
+        .collect()
+}
+
+fn pose(solver: &Solver, body: usize, s: &BodyState) -> Isometry3<f64> {
+    let center = solver.model().bodies()[body].center;
+    Translation3::from(s.position) * s.rotation * Translation3::from(-center)
+}
+
+/// Pairs of directly linked parts of one articulated body (they may overlap).
+fn linked(solver: &Solver) -> Vec<(usize, usize)> {
+    let scene = solver.scene();
+    let index = |name: &str| solver.model().body_index(name);
+    scene
+        .links
+        .iter()
+        .filter_map(|link| {
+            let LinkTarget::Body { body2, .. } = &link.target else {
+                return None;
+            };
+            let (a, b) = (index(&link.body1)?, index(body2)?);
+            let same = scene.bodies[a].artbody.is_some()
+                && scene.bodies[a].artbody == scene.bodies[b].artbody;
+            same.then_some((a.min(b), a.max(b)))
+        })
+        .collect()
+}
+
+/// The deepest interpenetration of any two bodies that may collide, over samples every `dt`:
+/// (depth as a fraction of the pair's size, time, bodies).
+fn deepest_overlap(solver: &Solver, dt: f64) -> (f64, f64, (usize, usize)) {
+    let shapes = shapes(solver);
+    let linked = linked(solver);
+    let motion = solver.motion();
+    let bodies = solver.model().bodies();
+    let simulator = &solver.scene().simulator;
+    let reach: Vec<f64> = shapes
+        .iter()
+        .map(|s| {
+            s.as_ref()
+                .map_or(0.0, |s| s.bounding_sphere(&Isometry3::identity()).radius)
+        })
+        .collect();
+    let mut worst = (0.0, simulator.start, (0, 0));
+    let steps = ((simulator.finish - simulator.start) / dt).round() as usize;
+    for k in 0..=steps {
+        let t = (simulator.start + k as f64 * dt).min(simulator.finish);
+        let states: Vec<BodyState> = (0..bodies.len())
+            .map(|b| motion.state(b, t).unwrap())
+            .collect();
+        for a in 0..bodies.len() {
+            for b in a + 1..bodies.len() {
+                let (Some(sa), Some(sb)) = (&shapes[a], &shapes[b]) else {
+                    continue;
+                };
+                if linked.contains(&(a, b)) || (bodies[a].is_fixed() && bodies[b].is_fixed()) {
+                    continue;
+                }
+                let gap = (states[a].position - states[b].position).norm();
+                if gap > 3.0 * (reach[a] + reach[b]) {
+                    continue;
+                }
+                let contact = closest_between_shapes(
+                    sa,
+                    &pose(solver, a, &states[a]),
+                    sb,
+                    &pose(solver, b, &states[b]),
+                    &mut ShapePairCache::default(),
+                );
+                let depth = -contact.contact.distance / (reach[a] + reach[b]);
+                if depth > worst.0 {
+                    worst = (depth, t, (a, b));
+                }
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn the_pendulum_strikes_the_ball_and_no_rod_passes_through_it() {
+    let text = std::fs::read_to_string("examples/pendulum.asg").unwrap();
+    let solver = solve(&text);
+    let hits: Vec<Collision> = solver
+        .collisions()
+        .into_iter()
+        .filter(|c| {
+            let (a, b) = names(&solver, c);
+            (a == "b1" || a == "b2") && b == "b3"
+        })
+        .collect();
+    assert!(!hits.is_empty(), "{:?}", solver.collisions());
+    let before = state(&solver, "b3", hits[0].time - 1e-6).velocity;
+    let after = state(&solver, "b3", hits[0].time).velocity;
+    assert!((after - before).norm() > 0.5, "{before:?} -> {after:?}");
+    let (depth, t, pair) = deepest_overlap(&solver, 0.005);
+    assert!(depth < 1e-4, "bodies {pair:?} overlap by {depth} at {t}");
+}
+
+#[test]
+fn no_example_lets_anything_pass_through_anything() {
+    let mut paths: Vec<_> = std::fs::read_dir("examples")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "asg"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let started = std::time::Instant::now();
+        let solver = solve(&text);
+        let (depth, t, (a, b)) = deepest_overlap(&solver, solver.scene().simulator.step);
+        let bodies = solver.model().bodies();
+        println!(
+            "{}: {} collisions, deepest overlap {depth:.2e} ({} and {} at {t}), {:.2} s",
+            path.display(),
+            solver.collisions().len(),
+            bodies[a].name,
+            bodies[b].name,
+            started.elapsed().as_secs_f64()
+        );
+        if solver.scene().simulator.collisions {
+            assert!(
+                depth < 1e-3,
+                "{}: {} and {} overlap by {depth} of their size at t = {t}",
+                path.display(),
+                bodies[a].name,
+                bodies[b].name
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_chain() {
+    let text = std::fs::read_to_string("examples/chain.asg").unwrap();
+    let t0 = std::time::Instant::now();
+    let mut quiet = scene(&text);
+    quiet.simulator.collisions = false;
+    let mut s = Solver::new(quiet, Strategy::EventDriven).unwrap();
+    s.run_to_end().unwrap();
+    println!("no collisions: {:.2}", t0.elapsed().as_secs_f64());
+    let solver = solve(&text);
+    for c in solver.collisions() {
+        let (a, b) = names(&solver, &c);
+        if (a == "box14" && b == "box17") || (c.time > 4.9 && c.time < 5.1) {
+            println!("{} {a} {b} {:?} imp {} rest {}", c.time, c.normal, c.impulse, c.resting);
+        }
     }
 }

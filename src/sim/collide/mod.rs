@@ -60,9 +60,10 @@ const TIME_TOLERANCE: f64 = 1e-10;
 const SPARSE_ACTIVE: usize = 8;
 /// The resting interval is this fraction of the check window.
 const RESTING_FRACTION: f64 = 0.25;
-/// The acceleration pressing a pair together is measured over this fraction of the resting
-/// interval before the contact.
-const PRESSING_FRACTION: f64 = 0.125;
+/// The acceleration pressing a pair together is the slope of the velocity tracks over this
+/// fraction of the check window before the contact: short enough not to reach back across an
+/// earlier velocity jump.
+const PRESSING_FRACTION: f64 = 1e-6;
 
 /// One collision: at `time`, `bodies` (scene indices, the first is A) met at `point` with the
 /// unit `normal` from A to B, and an impulse of `impulse` along the normal pushed B (and its
@@ -483,7 +484,7 @@ impl Detector {
     }
 
     /// How hard bodies `i` and `j` are pressed together along `normal` (from `i` to `j`) just
-    /// before `time`: the relative acceleration over a short interval, or 0.
+    /// before `time`: their relative acceleration there, or 0.
     fn pressing(
         &self,
         i: usize,
@@ -492,7 +493,7 @@ impl Detector {
         time: f64,
         context: &StepContext<'_>,
     ) -> f64 {
-        let before = (time - self.window * RESTING_FRACTION * PRESSING_FRACTION).max(self.start);
+        let before = (time - self.window * PRESSING_FRACTION).max(self.start);
         if before >= time {
             return 0.0;
         }

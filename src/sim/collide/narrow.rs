@@ -23,7 +23,7 @@ const MAX_LOOKS: usize = 200;
 const MAX_HALVINGS: usize = 80;
 /// A pair in contact but not approaching is looked at again after this fraction of the
 /// interval.
-const CONTACT_SUBSTEPS: f64 = 16.0;
+const CONTACT_SUBSTEPS: f64 = 64.0;
 
 /// A pair of bodies and what the search needs to know about them.
 pub(crate) struct Pair<'a> {
@@ -98,52 +98,54 @@ pub(crate) fn first_contact(
         (f.b.point_velocity(&point) - f.a.point_velocity(&point)).dot(&c.normal) < 0.0
     };
 
+    let hits = |f: &Found| f.contact.contact.distance <= pair.tolerance && approaching(f);
+
     let mut t = from;
     // The last time the pair was seen apart.
-    let mut apart: Option<f64> = None;
+    let mut clear: Option<f64> = None;
     for _ in 0..MAX_LOOKS {
         let found = look(t, cache)?;
         let d = found.contact.contact.distance;
-        if d <= pair.tolerance {
-            if approaching(&found) {
-                return Some(match apart {
-                    Some(lo) if d < -pair.tolerance => bisect(pair, lo, found, cache, &look),
-                    _ => found,
-                });
-            }
-            if t >= to {
-                return None;
-            }
-            apart = None;
-            t = (t + (to - from) / CONTACT_SUBSTEPS).min(to);
-            continue;
+        if hits(&found) {
+            return Some(match clear {
+                Some(lo) if d < -pair.tolerance => bisect(pair, lo, found, cache, &look, &hits),
+                _ => found,
+            });
         }
         if t >= to {
             return None;
         }
-        apart = Some(t);
-        let advance = (d - pair.tolerance / 2.0) / pair.speed;
-        t = if advance.is_finite() {
-            (t + advance).min(to)
+        t = if d <= pair.tolerance {
+            // Touching but separating: look again a little later. No bisection back into
+            // such a stretch: a contact that keeps turning would be found again and again
+            // at almost the same time.
+            clear = None;
+            (t + (to - from) / CONTACT_SUBSTEPS).min(to)
         } else {
-            to
+            clear = Some(t);
+            let advance = (d - pair.tolerance / 2.0) / pair.speed;
+            if advance.is_finite() {
+                (t + advance).min(to)
+            } else {
+                to
+            }
         };
     }
     // Too slow an approach for advancement to converge: look at the end and bisect if needed.
     let lo = t;
     let end = look(to, cache)?;
-    (end.contact.contact.distance <= pair.tolerance && approaching(&end))
-        .then(|| bisect(pair, lo, end, cache, &look))
+    hits(&end).then(|| bisect(pair, lo, end, cache, &look, &hits))
 }
 
-/// Narrows `[lo, inside.time]` (apart at `lo`, interpenetrating at `inside`) to the time of
-/// contact.
+/// Narrows `[lo, inside.time]` (no contact at `lo`, an approaching contact with
+/// interpenetration at `inside`) to the first time of an approaching contact.
 fn bisect(
     pair: &Pair<'_>,
     mut lo: f64,
     inside: Found,
     cache: &mut ShapePairCache,
     look: &dyn Fn(f64, &mut ShapePairCache) -> Option<Found>,
+    hits: &dyn Fn(&Found) -> bool,
 ) -> Found {
     let mut hi = inside.time;
     let mut best = inside;
@@ -155,15 +157,15 @@ fn bisect(
         let Some(found) = look(mid, cache) else {
             break;
         };
-        let d = found.contact.contact.distance;
-        if d > pair.tolerance {
-            lo = mid;
-        } else {
+        if hits(&found) {
             hi = mid;
+            let shallow = found.contact.contact.distance >= -pair.tolerance;
             best = found;
-            if d >= -pair.tolerance {
+            if shallow {
                 break;
             }
+        } else {
+            lo = mid;
         }
     }
     best

@@ -24,14 +24,16 @@
 //!
 //! # Resting contact
 //!
-//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end. The rule
-//! that stops it: when the pair is pressed together by an acceleration `a` along the normal
+//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end, and two
+//! bodies pressed together (by gravity, or by links pulling a chain's links against each
+//! other) would touch again within moments of every impulse. The rule that stops both: when the pair is pressed together by an acceleration `a` along the normal
 //! (gravity, say) and approaches slower than `a h`, with `h` the resting interval (a quarter
 //! of the scene's output step), the bounce is replaced by a hop that separates at `a h / 2`.
 //! Under that same acceleration the pair meets again after exactly `h` at the same speed, so
 //! a resting body makes one small contact per resting interval and rises at most `a h² / 8`
 //! (under a millimetre for gravity and a 0.1 s output step) instead of an endless sequence.
-//! Elastic pairs (`e = 1`) are never treated as resting.
+//! The rule applies to elastic pairs too: a pair approaching that slowly carries a kinetic
+//! energy of at most `m (a h)² / 2` in the normal direction, which the hop may change.
 
 use super::bodies::{CollisionBody, Kinematics};
 use nalgebra::Vector3;
@@ -98,7 +100,7 @@ pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impa
     }
     let e = a.body.restitution * b.body.restitution;
     let rest_speed = contact.pressing * contact.resting_interval;
-    let resting = e < 1.0 && contact.pressing > 0.0 && -u < rest_speed;
+    let resting = contact.pressing > 0.0 && -u < rest_speed;
     let separating = if resting { rest_speed / 2.0 } else { -e * u };
     let j = (separating - u) / k;
     let apply = |side: &Side<'_>, r: &Vector3<f64>, impulse: Vector3<f64>| -> Kinematics {
