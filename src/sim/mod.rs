@@ -150,10 +150,10 @@ pub use integrate::{StepControl, Tolerance};
 pub use motion::{Motion, Sampler};
 pub use options::{Options, Strategy};
 pub use run::{Progress, RunControl, RunOutcome, Worker};
-pub use solver::{Solver, UpdateSummary};
 pub use schedule::{
     BackUp, Changes, Simulation, StepContext, StepObserver, StepReport, Truncation, UpdateReport,
 };
+pub use solver::{Solver, UpdateSummary};
 pub use stats::{ComponentStats, Statistics};
 pub use system::{
     ClosureEquations, ComponentEquations, ComponentSpec, Equation, EquationFactory,

@@ -37,9 +37,7 @@ impl CollisionBody {
 
     /// Where the shape is when the body is in `state`.
     pub fn pose(&self, state: &Kinematics) -> Isometry3<f64> {
-        Translation3::from(state.position)
-            * state.rotation
-            * Translation3::from(-self.model.center)
+        Translation3::from(state.position) * state.rotation * Translation3::from(-self.model.center)
     }
 
     /// The body's state at `t` (after any jump there), if computed.

@@ -44,9 +44,9 @@ use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
 use min_tree::MinTree;
-use narrow::{first_contact, speed_bound, Found, Pair};
 use nalgebra::Vector3;
-use response::{impact, ContactPoint, Impact, Side};
+use narrow::{first_contact, speed_bound, Found, Pair};
+use response::{impact, ContactPoint, Impact, Impulse, Side};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -185,7 +185,7 @@ impl Detector {
         let mut body_of_var = Vec::with_capacity(model.system().len());
         for (b, body) in bodies.iter().enumerate() {
             if body.model.vars.is_some() {
-                body_of_var.extend(std::iter::repeat(b as u32).take(BODY_VARIABLES));
+                body_of_var.extend(std::iter::repeat_n(b as u32, BODY_VARIABLES));
             }
         }
         let simulator = model.simulator();
@@ -286,19 +286,19 @@ impl Detector {
     fn check(&mut self, t0: f64, t1: f64, context: &mut StepContext<'_>) -> bool {
         let n = self.bodies.len();
         let active: Vec<bool> = (0..n).map(|b| self.checked.get(b) < t1).collect();
-        let mut ends: Vec<Option<(Kinematics, Kinematics)>> = vec![None; n];
+        let mut ends: Vec<Option<(Kinematics, Kinematics)>> = Vec::with_capacity(n);
         let mut boxes = Vec::with_capacity(n);
         let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
-        for b in 0..n {
-            let body = &self.bodies[b];
-            let states = body.shape.as_ref().and_then(|_| {
-                Some((self.state_at(b, t0, context)?, body.state(context, t1)?))
-            });
+        for (b, body) in self.bodies.iter().enumerate() {
+            let states = body
+                .shape
+                .as_ref()
+                .and_then(|_| Some((self.state_at(b, t0, context)?, body.state(context, t1)?)));
             boxes.push(match &states {
                 Some((s0, s1)) => swept_box(body.reach, s0, s1, t1 - t0),
                 None => nowhere,
             });
-            ends[b] = states;
+            ends.push(states);
         }
 
         let pairs = self.candidate_pairs(&active, &boxes);
@@ -325,13 +325,7 @@ impl Detector {
         found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
 
         let mut next: Vec<f64> = (0..n)
-            .map(|b| {
-                if active[b] {
-                    t1
-                } else {
-                    self.checked.get(b)
-                }
-            })
+            .map(|b| if active[b] { t1 } else { self.checked.get(b) })
             .collect();
         let applied = self.respond(&found, span * TIME_TOLERANCE, context);
         if let Some((time, group)) = &applied {
@@ -432,12 +426,13 @@ impl Detector {
                 match impact(&side(*i, sa), &side(*j, sb), &contact) {
                     Impact::Separating => {}
                     Impact::Immovable => self.warn_immovable(*i, *j, time),
-                    Impact::Impulse {
-                        impulse,
-                        a,
-                        b,
-                        resting,
-                    } => {
+                    Impact::Impulse(outcome) => {
+                        let Impulse {
+                            impulse,
+                            a,
+                            b,
+                            resting,
+                        } = *outcome;
                         states.insert(*i, a);
                         states.insert(*j, b);
                         moved = true;
@@ -543,7 +538,11 @@ impl Detector {
                 let involved = r.bodies.0 == b || r.bodies.1 == b;
                 let undone = r.time > time || (reset && r.time >= time);
                 if involved && undone {
-                    let other = if r.bodies.0 == b { r.bodies.1 } else { r.bodies.0 };
+                    let other = if r.bodies.0 == b {
+                        r.bodies.1
+                    } else {
+                        r.bodies.0
+                    };
                     partners.push((other, r.time));
                     return false;
                 }
@@ -611,7 +610,8 @@ impl Detector {
 /// at both ends, grown by how far the interpolated path can bow out between them under a
 /// steady change of velocity (`|Δv| h / 8`).
 fn swept_box(reach: f64, s0: &Kinematics, s1: &Kinematics, duration: f64) -> Aabb {
-    let sphere = |p: &Vector3<f64>| Aabb::new(p - Vector3::repeat(reach), p + Vector3::repeat(reach));
+    let sphere =
+        |p: &Vector3<f64>| Aabb::new(p - Vector3::repeat(reach), p + Vector3::repeat(reach));
     let bow = (s1.velocity - s0.velocity).norm() * duration / 8.0;
     sphere(&s0.position)
         .union(&sphere(&s1.position))

@@ -24,16 +24,15 @@
 //!
 //! # Resting contact
 //!
-//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end, and two
-//! bodies pressed together (by gravity, or by links pulling a chain's links against each
-//! other) would touch again within moments of every impulse. The rule that stops both: when the pair is pressed together by an acceleration `a` along the normal
+//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end. The rule
+//! that stops it: when the pair is pressed together by an acceleration `a` along the normal
 //! (gravity, say) and approaches slower than `a h`, with `h` the resting interval (a quarter
 //! of the scene's output step), the bounce is replaced by a hop that separates at `a h / 2`.
 //! Under that same acceleration the pair meets again after exactly `h` at the same speed, so
 //! a resting body makes one small contact per resting interval and rises at most `a h² / 8`
 //! (under a millimetre for gravity and a 0.1 s output step) instead of an endless sequence.
-//! The rule applies to elastic pairs too: a pair approaching that slowly carries a kinetic
-//! energy of at most `m (a h)² / 2` in the normal direction, which the hop may change.
+//! Elastic pairs (`e = 1`) never rest: they keep their energy, as they should. (Two elastic
+//! bodies pressed together by stiff links make a quick series of small impulses instead.)
 
 use super::bodies::{CollisionBody, Kinematics};
 use nalgebra::Vector3;
@@ -58,19 +57,24 @@ pub(crate) struct ContactPoint {
 }
 
 /// What an impact does.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Impact {
     /// The bodies are not approaching at the contact point: nothing happens.
     Separating,
     /// Both bodies are infinitely massive: no impulse can separate them.
     Immovable,
-    /// The impulse magnitude along the normal (on B; A gets the opposite) and the states after.
-    Impulse {
-        impulse: f64,
-        a: Kinematics,
-        b: Kinematics,
-        resting: bool,
-    },
+    /// An impulse moves the bodies.
+    Impulse(Box<Impulse>),
+}
+
+/// The impulse magnitude along the normal (on B; A gets the opposite) and the states after.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Impulse {
+    pub impulse: f64,
+    pub a: Kinematics,
+    pub b: Kinematics,
+    /// The resting rule replaced the bounce.
+    pub resting: bool,
 }
 
 /// The normal approach velocity at the contact point (negative while approaching).
@@ -100,7 +104,7 @@ pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impa
     }
     let e = a.body.restitution * b.body.restitution;
     let rest_speed = contact.pressing * contact.resting_interval;
-    let resting = contact.pressing > 0.0 && -u < rest_speed;
+    let resting = e < 1.0 && contact.pressing > 0.0 && -u < rest_speed;
     let separating = if resting { rest_speed / 2.0 } else { -e * u };
     let j = (separating - u) / k;
     let apply = |side: &Side<'_>, r: &Vector3<f64>, impulse: Vector3<f64>| -> Kinematics {
@@ -113,10 +117,10 @@ pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impa
         s.angular_velocity = side.body.model.angular_velocity(&s.rotation, &s.momentum);
         s
     };
-    Impact::Impulse {
+    Impact::Impulse(Box::new(Impulse {
         impulse: j,
         a: apply(a, &ra, -j * n),
         b: apply(b, &rb, j * n),
         resting,
-    }
+    }))
 }
