@@ -22,6 +22,9 @@
 //! 5. [`track`] and [`motion`]: results are piecewise-linear tracks, one time array per
 //!    component, readable through a [`Motion`] handle from any thread while a run goes on
 //!    ([`Simulation::spawn`] runs on a worker thread with progress and cancellation).
+//! 6. [`collide`]: collision detection over time, impulses and back-up, as the simulation's
+//!    step observer; [`Solver`] owns a scene's model, simulation and collisions together and
+//!    brings them up to date incrementally after an edit.
 //!
 //! # Plugging in equations
 //!
