@@ -77,14 +77,17 @@ fn figure_5_11() {
     println!("figure 5.11: 4 s simulated; time, ratio to case 2, microseconds per object");
     for n in [10, 100, 1000, 10_000].into_iter().filter(|&n| n <= max) {
         let text = pendulums_and_ball(n - 3);
-        let mut baseline = f64::NAN;
-        for (name, strategy, collisions) in cases {
-            let mut s = scene(&text);
-            s.simulator.collisions = collisions;
-            let (wall, hits) = time_run(s, strategy);
-            if name.starts_with('2') {
-                baseline = wall;
-            }
+        let runs: Vec<(&str, f64, usize)> = cases
+            .iter()
+            .map(|&(name, strategy, collisions)| {
+                let mut s = scene(&text);
+                s.simulator.collisions = collisions;
+                let (wall, hits) = time_run(s, strategy);
+                (name, wall, hits)
+            })
+            .collect();
+        let baseline = runs[1].1;
+        for (name, wall, hits) in runs {
             println!(
                 "  N = {n:>5}  {name:<26} {wall:>9.4} s  x{:>6.2}  {:>8.1} us/object  {hits} collisions",
                 wall / baseline,
