@@ -205,3 +205,44 @@ fn the_bundled_pendulum_simulates_five_seconds() {
         .fold(f64::INFINITY, f64::min);
     assert!(lowest < -4.0, "b1 only fell to {lowest}");
 }
+
+const TWO_BALLS: &str = "simulator finish 3 step 0.5
+shape_set ball desc {sphere 0.5}
+body a shape ball mass 1 init_pos {-2 0 0} init_dpos {1 0 0}
+body b shape ball mass 1 init_pos {2 0 0} init_dpos {-1 0 0}
+body c shape ball mass 1 init_pos {0 20 0}
+";
+
+#[test]
+fn collisions_are_reported_and_then_updates_incrementally() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = scene_file(dir.path(), "old.asg", TWO_BALLS);
+    let json = stdout_json(&asgard(&["simulate", &old]));
+    let collisions = json["collisions"].as_array().unwrap();
+    assert_eq!(collisions.len(), 1, "{collisions:?}");
+    let c = &collisions[0];
+    assert!((c["t"].as_f64().unwrap() - 1.5).abs() < 1e-6);
+    assert_eq!(c["bodies"], serde_json::json!(["a", "b"]));
+    assert_eq!(c["point"].as_array().unwrap().len(), 3);
+    assert!((c["normal"][0].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert!(json["stats"].get("incremental").is_none());
+
+    // Move c: only its components are recomputed; the collision stands.
+    let new = scene_file(
+        dir.path(),
+        "new.asg",
+        &TWO_BALLS.replace("init_pos {0 20 0}", "init_pos {0 30 0}"),
+    );
+    let json = stdout_json(&asgard(&["simulate", &old, "--then", &new]));
+    assert_eq!(json["collisions"].as_array().unwrap().len(), 1);
+    assert_eq!(json["bodies"]["c"]["pos"][0][1], 30.0);
+    let incremental = &json["stats"]["incremental"];
+    for key in ["first_wall_s", "update_wall_s"] {
+        assert!(incremental[key].is_number(), "{key}");
+    }
+    let (reset, total) = (
+        incremental["components_reset"].as_u64().unwrap(),
+        incremental["components_total"].as_u64().unwrap(),
+    );
+    assert!(reset > 0 && reset < total, "{reset} of {total} reset");
+}

@@ -1,13 +1,18 @@
 //! `asgard simulate FILE`: simulates a scene and writes the bodies' motion, sampled at a fixed
-//! step, as JSON or CSV.
+//! step, and the collisions, as JSON or CSV.
+//!
+//! `asgard simulate OLD --then NEW` simulates OLD, then brings the motion up to date for the
+//! edited scene NEW incrementally (only what the edit affects is recomputed) and writes NEW's
+//! motion, with the wall times of both runs and how many components were reset in its stats.
 //!
 //! Errors in the scene are reported as `FILE:LINE:COL: error: …`; a simulation that fails
 //! names the bodies, the component and the time, still writes the motion computed up to then,
 //! and exits with status 1.
 
 use asgard::scene::{evaluate, Scene};
+use asgard::sim::collide::Collision;
 use asgard::sim::physics::{BodyState, Model, PhysicsError};
-use asgard::sim::{Progress, RunControl, Simulation, Strategy};
+use asgard::sim::{Progress, RunControl, Simulation, Solver, Strategy};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::ser::{SerializeMap, Serializer};
@@ -15,8 +20,7 @@ use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -42,6 +46,10 @@ pub struct SimulateArgs {
     /// Print the partition and the step counts to standard error.
     #[arg(long)]
     stats: bool,
+    /// After simulating FILE, update the motion incrementally for this edited scene and write
+    /// its motion instead.
+    #[arg(long, value_name = "NEW")]
+    then: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,100 +59,140 @@ enum Format {
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
-    let shown = args.file.display().to_string();
-    let text = match std::fs::read_to_string(&args.file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("{shown}: error: cannot read the scene: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(first) = load(&args.file, args.until) else {
+        return ExitCode::FAILURE;
     };
-    let mut scene = match evaluate(&text) {
-        Ok(scene) => scene,
-        Err(e) => {
-            eprintln!("{}", e.diagnostic(&shown));
-            return ExitCode::FAILURE;
-        }
-    };
-    for warning in &scene.warnings {
-        eprintln!("{}", warning.diagnostic(&shown));
-    }
-    if let Some(until) = args.until {
-        scene.simulator.finish = until;
-    }
-    let sample = args.sample.unwrap_or(scene.simulator.step);
+    let sample = args.sample.unwrap_or(first.scene.simulator.step);
     if !(sample.is_finite() && sample > 0.0) {
-        eprintln!("{shown}: error: --sample must be a positive number of seconds, got {sample}");
+        eprintln!(
+            "{}: error: --sample must be a positive number of seconds, got {sample}",
+            first.shown
+        );
         return ExitCode::FAILURE;
     }
-    let located = |e: PhysicsError| e.diagnostic(&shown, &text);
-    let model = match Model::compile(&scene) {
-        Ok(model) => model,
-        Err(e) => {
-            eprintln!("{}", located(e));
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut options = model.options();
-    options.strategy = if args.combined {
+    let strategy = if args.combined {
         Strategy::Combined
     } else if args.no_event {
         Strategy::Sequential
     } else {
         Strategy::EventDriven
     };
-    let simulation = match model.simulation(options) {
-        Ok(simulation) => simulation,
+    let mut solver = match Solver::new(first.scene.clone(), strategy) {
+        Ok(solver) => solver,
         Err(e) => {
-            eprintln!("{}", located(e));
+            eprintln!("{}", first.located(e));
             return ExitCode::FAILURE;
         }
     };
     let started = Instant::now();
-    let (simulation, failure) = integrate(simulation, &model);
-    let wall = started.elapsed().as_secs_f64();
+    let failure = integrate(&mut solver);
+    let first_wall = started.elapsed().as_secs_f64();
+    let mut shown = first;
+    let mut incremental = None;
+    if let (None, Some(path)) = (&failure, &args.then) {
+        let Some(next) = load(path, args.until) else {
+            return ExitCode::FAILURE;
+        };
+        let started = Instant::now();
+        let summary = match solver.update(next.scene.clone()) {
+            Ok(summary) => summary,
+            Err(e) => {
+                eprintln!("{}", next.located(e));
+                return ExitCode::FAILURE;
+            }
+        };
+        let failure = integrate(&mut solver);
+        incremental = Some((
+            Incremental {
+                first_wall_s: first_wall,
+                update_wall_s: started.elapsed().as_secs_f64(),
+                components_reset: summary.components_reset,
+                components_total: summary.components_total,
+            },
+            failure,
+        ));
+        shown = next;
+    }
+    let (incremental, failure) = match incremental {
+        Some((stats, failure)) => (Some(stats), failure),
+        None => (None, failure),
+    };
     let mut status = ExitCode::SUCCESS;
     if let Some(e) = failure {
-        eprintln!("{}", located(e));
+        eprintln!("{}", shown.located(e));
         status = ExitCode::FAILURE;
     }
-    if args.stats {
-        eprint!("{}", statistics(&simulation));
+    for warning in solver.warnings() {
+        eprintln!("{}: warning: {warning}", shown.shown);
     }
-    let motion = sample_motion(&scene, &model, &simulation, sample);
+    if args.stats {
+        eprint!("{}", statistics(solver.simulation()));
+    }
+    let motion = sample_motion(&shown.scene, solver.model(), solver.simulation(), sample);
     let stats = Stats {
-        steps: simulation.statistics().total().steps,
-        components: simulation.partition().len(),
-        wall_s: wall,
+        steps: solver.simulation().statistics().total().steps,
+        components: solver.simulation().partition().len(),
+        wall_s: incremental.as_ref().map_or(first_wall, |i| i.update_wall_s),
+        incremental,
     };
-    if let Err(e) = write(&args, &model, &motion, &stats) {
+    let collisions = solver.collisions();
+    if let Err(e) = write(&args, solver.model(), &motion, &collisions, &stats) {
         let target = args
             .output
             .as_deref()
             .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("{shown}: error: cannot write {target}: {e}");
+        eprintln!("{}: error: cannot write {target}: {e}", shown.shown);
         return ExitCode::FAILURE;
     }
     status
 }
 
-/// Runs the simulation to the end, with a progress bar when standard error is a terminal.
-/// Returns it (its motion is kept on failure) and the failure, if any.
-fn integrate(simulation: Simulation, model: &Model) -> (Simulation, Option<PhysicsError>) {
-    let (simulation, result) = if io::stderr().is_terminal() {
-        with_progress_bar(simulation)
-    } else {
-        let mut simulation = simulation;
-        let result = simulation.run(&mut RunControl::default()).map(|_| ());
-        (simulation, result)
-    };
-    let failure = result
-        .err()
-        .map(|e| model.describe(e, Some(simulation.partition())));
-    (simulation, failure)
+/// A scene file read and evaluated.
+struct Loaded {
+    shown: String,
+    text: String,
+    scene: Scene,
 }
 
-fn with_progress_bar(simulation: Simulation) -> (Simulation, Result<(), asgard::sim::SimError>) {
+impl Loaded {
+    fn located(&self, e: PhysicsError) -> String {
+        e.diagnostic(&self.shown, &self.text)
+    }
+}
+
+/// Reads and evaluates `path` (finishing at `until` if given), printing its warnings; prints
+/// the error and returns `None` on failure.
+fn load(path: &std::path::Path, until: Option<f64>) -> Option<Loaded> {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("{shown}: error: cannot read the scene: {e}");
+            return None;
+        }
+    };
+    let mut scene = match evaluate(&text) {
+        Ok(scene) => scene,
+        Err(e) => {
+            eprintln!("{}", e.diagnostic(&shown));
+            return None;
+        }
+    };
+    for warning in &scene.warnings {
+        eprintln!("{}", warning.diagnostic(&shown));
+    }
+    if let Some(until) = until {
+        scene.simulator.finish = until;
+    }
+    Some(Loaded { shown, text, scene })
+}
+
+/// Runs the solver to the end, with a progress bar when standard error is a terminal.
+/// Returns the failure, if any (the motion computed up to then is kept).
+fn integrate(solver: &mut Solver) -> Option<PhysicsError> {
+    if !io::stderr().is_terminal() {
+        return solver.run_to_end().err();
+    }
     const TICKS: u64 = 1000;
     let bar = ProgressBar::new(TICKS);
     bar.set_style(
@@ -152,29 +200,19 @@ fn with_progress_bar(simulation: Simulation) -> (Simulation, Result<(), asgard::
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
-    let (start, end) = (simulation.system().start(), simulation.system().end());
-    let worker = simulation.spawn();
-    let show = |p: &Progress| {
+    let system = solver.simulation().system();
+    let (start, end) = (system.start(), system.end());
+    let mut show = |p: &Progress| {
         let fraction = ((p.time - start) / (end - start)).clamp(0.0, 1.0);
         bar.set_position((fraction * TICKS as f64) as u64);
         bar.set_message(format!("{:.3} of {end} ({} steps)", p.time, p.steps));
     };
-    loop {
-        match worker.progress().recv_timeout(Duration::from_millis(100)) {
-            Ok(p) => show(&p),
-            Err(RecvTimeoutError::Timeout) => bar.tick(),
-            Err(RecvTimeoutError::Disconnected) => break,
-        }
-    }
+    let result = solver.run(&mut RunControl {
+        cancel: None,
+        progress: Some(&mut show),
+    });
     bar.finish_and_clear();
-    match worker.join() {
-        Ok((simulation, result)) => (simulation, result.map(|_| ())),
-        Err(e) => {
-            // The simulation died with its thread; nothing is left to write.
-            eprintln!("error: {e}");
-            std::process::exit(1);
-        }
-    }
+    result.err()
 }
 
 /// The partition and work counters, for `--stats`.
@@ -239,26 +277,46 @@ fn sample_motion(scene: &Scene, model: &Model, simulation: &Simulation, dt: f64)
 struct Stats {
     steps: u64,
     components: usize,
+    /// Of the last run (the incremental one with `--then`).
     wall_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incremental: Option<Incremental>,
 }
 
-fn write(args: &SimulateArgs, model: &Model, motion: &Sampled, stats: &Stats) -> io::Result<()> {
+/// `--then`: the first run's and the update's wall times, and how much the update reset.
+#[derive(Serialize)]
+struct Incremental {
+    first_wall_s: f64,
+    update_wall_s: f64,
+    components_reset: usize,
+    components_total: usize,
+}
+
+fn write(
+    args: &SimulateArgs,
+    model: &Model,
+    motion: &Sampled,
+    collisions: &[Collision],
+    stats: &Stats,
+) -> io::Result<()> {
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(BufWriter::new(std::fs::File::create(path)?)),
         None => Box::new(BufWriter::new(io::stdout().lock())),
     };
     match args.format {
-        Format::Json => write_json(&mut out, model, motion, stats)?,
+        Format::Json => write_json(&mut out, model, motion, collisions, stats)?,
         Format::Csv => write_csv(&mut out, model, motion)?,
     }
     out.flush()
 }
 
-/// `{"start", "finish", "bodies": {NAME: {...}}, "collisions": [], "stats": {...}}`.
+/// `{"start", "finish", "bodies": {NAME: {...}}, "collisions": [{"t", "bodies", "point",
+/// "normal"}], "stats": {...}}`.
 fn write_json(
     out: &mut dyn Write,
     model: &Model,
     motion: &Sampled,
+    collisions: &[Collision],
     stats: &Stats,
 ) -> io::Result<()> {
     #[derive(Serialize)]
@@ -266,15 +324,33 @@ fn write_json(
         start: f64,
         finish: f64,
         bodies: Bodies<'a>,
-        /// Collision events; collision handling does not exist yet, so there are none.
-        collisions: [(); 0],
+        collisions: Vec<Event<'a>>,
         stats: &'a Stats,
     }
+    /// One collision: the time, the two bodies, the contact point and the normal from the
+    /// first body towards the second.
+    #[derive(Serialize)]
+    struct Event<'a> {
+        t: f64,
+        bodies: [&'a str; 2],
+        point: [f64; 3],
+        normal: [f64; 3],
+    }
+    let bodies = model.bodies();
+    let vector = |v: &nalgebra::Vector3<f64>| [v.x, v.y, v.z];
     let output = Output {
         start: motion.start,
         finish: motion.finish,
         bodies: Bodies { model, motion },
-        collisions: [],
+        collisions: collisions
+            .iter()
+            .map(|c| Event {
+                t: c.time,
+                bodies: [&bodies[c.bodies.0].name, &bodies[c.bodies.1].name],
+                point: vector(&c.point),
+                normal: vector(&c.normal),
+            })
+            .collect(),
         stats,
     };
     serde_json::to_writer(&mut *out, &output)?;

@@ -3,13 +3,14 @@
 //! The GUI thread never waits for the simulator. It sends the scene to simulate; the worker
 //! compiles it, hands back the motion object at once (playback may start while the tracks
 //! grow behind it, 4.1.9), reports progress, and says how the run ended. A new request cancels
-//! the run in progress. Messages are tagged with the request they answer, so news from a
+//! the run in progress. The worker keeps its [`Solver`] between requests, so a new scene is an
+//! edit of the previous one: only the motion the edit affects is reset and recomputed (5.2.5). Messages are tagged with the request they answer, so news from a
 //! cancelled run is recognised and dropped. The worker calls the session's waker after every
 //! message so the shell can schedule [`Simulator::poll`] on its own main loop.
 
 use crate::scene::Scene;
-use crate::sim::physics::{Model, SceneMotion};
-use crate::sim::{Progress, RunControl, RunOutcome};
+use crate::sim::physics::SceneMotion;
+use crate::sim::{Progress, RunControl, RunOutcome, Solver, Strategy};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -127,6 +128,7 @@ fn serve(
             waker();
         }
     };
+    let mut solver: Option<Solver> = None;
     while let Ok(mut request) = requests.recv() {
         // Only the newest request matters; skip any that queued up behind it.
         while let Ok(newer) = requests.try_recv() {
@@ -134,33 +136,26 @@ fn serve(
         }
         let Request::Simulate { scene, id } = request;
         cancel.store(false, Ordering::SeqCst);
-        let model = match Model::compile(&scene) {
-            Ok(model) => model,
-            Err(e) => {
-                send(id, Report::Failed(e.to_string()));
-                continue;
-            }
+        let prepared = match solver.as_mut() {
+            Some(solver) => solver.update(*scene).map(|_| ()),
+            None => Solver::new(*scene, Strategy::EventDriven).map(|new| solver = Some(new)),
         };
-        let mut simulation = match model.simulation(model.options()) {
-            Ok(simulation) => simulation,
-            Err(e) => {
+        let Some(solver) = solver.as_mut().filter(|_| prepared.is_ok()) else {
+            if let Err(e) = prepared {
                 send(id, Report::Failed(e.to_string()));
-                continue;
             }
+            continue;
         };
-        send(id, Report::Started(model.motion(simulation.motion())));
+        send(id, Report::Started(solver.motion()));
         let mut progress = |p: &Progress| send(id, Report::Progress(*p));
         let mut control = RunControl {
             cancel: Some(&cancel),
             progress: Some(&mut progress),
         };
-        match simulation.run(&mut control) {
+        match solver.run(&mut control) {
             Ok(RunOutcome::Finished) => send(id, Report::Finished),
             Ok(RunOutcome::Cancelled) => {}
-            Err(e) => {
-                let error = model.describe(e, Some(simulation.partition()));
-                send(id, Report::Failed(error.to_string()));
-            }
+            Err(e) => send(id, Report::Failed(e.to_string())),
         }
     }
 }

@@ -22,6 +22,9 @@
 //! 5. [`track`] and [`motion`]: results are piecewise-linear tracks, one time array per
 //!    component, readable through a [`Motion`] handle from any thread while a run goes on
 //!    ([`Simulation::spawn`] runs on a worker thread with progress and cancellation).
+//! 6. [`collide`]: collision detection over time, impulses and back-up, as the simulation's
+//!    step observer; [`Solver`] owns a scene's model, simulation and collisions together and
+//!    brings them up to date incrementally after an edit.
 //!
 //! # Plugging in equations
 //!
@@ -129,6 +132,7 @@
 //! - Results do not depend on the order in which ready components are stepped: every
 //!   strategy computes the same tracks for the same partition.
 
+pub mod collide;
 pub mod error;
 pub mod graph;
 pub mod integrate;
@@ -138,6 +142,7 @@ pub mod options;
 pub mod physics;
 pub mod run;
 pub mod schedule;
+pub mod solver;
 pub mod stats;
 pub mod system;
 pub mod track;
@@ -151,6 +156,7 @@ pub use run::{Progress, RunControl, RunOutcome, Worker};
 pub use schedule::{
     BackUp, Changes, Simulation, StepContext, StepObserver, StepReport, Truncation, UpdateReport,
 };
+pub use solver::{Solver, UpdateSummary};
 pub use stats::{ComponentStats, Statistics};
 pub use system::{
     ClosureEquations, ComponentEquations, ComponentSpec, Equation, EquationFactory,

@@ -189,7 +189,7 @@ impl Model {
     }
 
     /// Fails on the first link whose time constant is too short (see [`Model::simulation`]).
-    fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
+    pub(crate) fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
         let span = self.simulator.finish - self.simulator.start;
         let shortest = span * MIN_TIME_CONSTANT_FRACTION;
         let Some(spring) = self.springs.iter().find(|s| s.time_constant < shortest) else {

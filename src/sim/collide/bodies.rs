@@ -1,0 +1,153 @@
+//! What collision handling needs to know about each body: its shape placed about the centre of
+//! mass, how far the shape reaches from it, its mass properties and restitution, when it is
+//! infinitely massive, and its state read back from the tracks.
+
+use crate::geom::Shape;
+use crate::scene::model::{LinkTarget, Scene};
+use crate::sim::physics::trajectory::Constraint;
+use crate::sim::physics::{BodyModel, Model};
+use crate::sim::schedule::StepContext;
+use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use std::collections::HashSet;
+
+/// One body as collision handling sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct CollisionBody {
+    pub model: BodyModel,
+    /// `None` when the body has no shape (given mass and inertia only): it collides with
+    /// nothing.
+    pub shape: Option<Shape>,
+    /// The distance from the centre of mass to the farthest point of the shape.
+    pub reach: f64,
+    pub restitution: f64,
+    /// Intervals over which a trajectory prescribes some of its variables.
+    pub constraints: Vec<Constraint>,
+}
+
+impl CollisionBody {
+    /// Infinitely massive at `t`: fixed, or following a trajectory.
+    pub fn immovable(&self, t: f64) -> bool {
+        self.model.is_fixed() || self.constraints.iter().any(|c| c.holds_at(t))
+    }
+
+    /// Never moves at all (fixed).
+    pub fn is_fixed(&self) -> bool {
+        self.model.is_fixed()
+    }
+
+    /// Where the shape is when the body is in `state`.
+    pub fn pose(&self, state: &Kinematics) -> Isometry3<f64> {
+        Translation3::from(state.position) * state.rotation * Translation3::from(-self.model.center)
+    }
+
+    /// The body's state at `t` (after any jump there), if computed.
+    pub fn state(&self, context: &StepContext<'_>, t: f64) -> Option<Kinematics> {
+        self.read(t, |var, t| context.value(var, t))
+    }
+
+    /// The body's state just before `t` (before any jump there), if computed.
+    pub fn state_before(&self, context: &StepContext<'_>, t: f64) -> Option<Kinematics> {
+        self.read(t, |var, t| context.value_before(var, t))
+    }
+
+    fn read(
+        &self,
+        t: f64,
+        mut value: impl FnMut(crate::sim::VarId, f64) -> Option<f64>,
+    ) -> Option<Kinematics> {
+        let model = &self.model;
+        let Some(vars) = model.vars else {
+            return Some(Kinematics {
+                position: model.initial.position,
+                rotation: model.initial.rotation,
+                velocity: Vector3::zeros(),
+                momentum: Vector3::zeros(),
+                angular_velocity: Vector3::zeros(),
+            });
+        };
+        let mut v = [0.0; 13];
+        for (k, slot) in v.iter_mut().enumerate() {
+            *slot = value(vars.at(k), t)?;
+        }
+        let rotation = UnitQuaternion::new_normalize(Quaternion::new(v[3], v[4], v[5], v[6]));
+        let momentum = Vector3::new(v[10], v[11], v[12]);
+        Some(Kinematics {
+            position: Vector3::new(v[0], v[1], v[2]),
+            rotation,
+            velocity: Vector3::new(v[7], v[8], v[9]),
+            momentum,
+            angular_velocity: model.angular_velocity(&rotation, &momentum),
+        })
+    }
+
+    /// The world inverse inertia `R I⁻¹ Rᵀ` at `rotation`.
+    pub fn inverse_world_inertia(&self, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
+        let r = rotation.to_rotation_matrix().into_inner();
+        r * self.model.inverse_inertia * r.transpose()
+    }
+}
+
+/// A body's state as collision handling uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Kinematics {
+    pub position: Vector3<f64>,
+    pub rotation: UnitQuaternion<f64>,
+    pub velocity: Vector3<f64>,
+    /// World axes, about the centre of mass.
+    pub momentum: Vector3<f64>,
+    pub angular_velocity: Vector3<f64>,
+}
+
+impl Kinematics {
+    /// The velocity of the body's point at `point` (world).
+    pub fn point_velocity(&self, point: &Vector3<f64>) -> Vector3<f64> {
+        self.velocity + self.angular_velocity.cross(&(point - self.position))
+    }
+}
+
+/// The scene's bodies with their shapes, and the pairs that never collide.
+pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBody> {
+    model
+        .bodies()
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            let shape = scene
+                .shapes
+                .iter()
+                .find(|s| s.name == scene.bodies[i].shape)
+                .and_then(|s| s.geometry().ok());
+            let reach = shape.as_ref().map_or(0.0, |shape| {
+                let sphere = shape.bounding_sphere(&Isometry3::identity());
+                (sphere.center - body.center).norm() + sphere.radius
+            });
+            CollisionBody {
+                model: body.clone(),
+                shape,
+                reach,
+                restitution: scene.bodies[i].restitution.value,
+                constraints: model.constraints(i).to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// Pairs `(i, j)`, `i < j`, of directly linked parts of one articulated body: they do not
+/// collide (5.3.1), so that a joint can be modelled by overlapping rods. Other parts of the
+/// same articulated body do collide (a chain can hit itself).
+pub(crate) fn linked_parts(scene: &Scene, model: &Model) -> HashSet<(usize, usize)> {
+    let mut pairs = HashSet::new();
+    for link in &scene.links {
+        let LinkTarget::Body { body2, .. } = &link.target else {
+            continue;
+        };
+        let (Some(a), Some(b)) = (model.body_index(&link.body1), model.body_index(body2)) else {
+            continue;
+        };
+        let (art_a, art_b) = (&scene.bodies[a].artbody, &scene.bodies[b].artbody);
+        if a != b && art_a.is_some() && art_a == art_b {
+            pairs.insert((a.min(b), a.max(b)));
+        }
+    }
+    pairs
+}

@@ -1,0 +1,619 @@
+//! Collision detection over time, response by impulses, and the bookkeeping that backs the
+//! simulation up when a collision invalidates motion already computed (dissertation 5.2.2,
+//! 5.2.3 with figure 5.10, and 5.3).
+//!
+//! A [`Collider`] watches a [`Simulation`](crate::sim::Simulation) as its
+//! [`StepObserver`]. It checks the bodies in windows of the scene's output step: a window
+//! `[t0, t1]` is checked once every body's components are computed up to `t1`, so that both
+//! bodies of every pair are known over it (figure 5.10 b). A check
+//!
+//! 1. sweeps a box around each body over the window (its bounding sphere about the centre of
+//!    mass at both ends, grown by how far the interpolated path can bow out), and lets a sweep
+//!    and prune ([`SweepAndPrune`]) name the pairs whose boxes overlap, so that ten thousand
+//!    bodies never cost ten thousand squared pair tests; directly linked parts of one
+//!    articulated body are left out (other parts of one articulated body do collide);
+//! 2. for each such pair finds the first time of contact on the interpolated states by
+//!    conservative advancement and bisection (see `narrow`), with exact distances from
+//!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
+//!    from a cache kept per pair;
+//! 3. takes the earliest contacts (all those at one instant, handled one after another),
+//!    computes the impulses (see `response` for the rules: restitution of a pair, infinitely
+//!    massive bodies, resting contact) and asks the simulation to back up to that time with the
+//!    new velocities and angular momenta as jumps ([`BackUp`]).
+//!
+//! The simulation truncates the colliding bodies' components, and transitively everything
+//! that depends on them; for each truncated component it calls [`StepObserver::truncated`],
+//! and the collider answers with the bodies that collided after that time with a body of that
+//! component (back to the first such collision), forgetting those collisions. Each body
+//! carries the time up to which its pairs have been checked; a truncation moves it back, so
+//! only the pairs of bodies whose motion changed are checked again. The bookkeeping is by body,
+//! never by component, so it survives the repartitioning of an incremental update.
+
+mod bodies;
+mod min_tree;
+mod narrow;
+mod response;
+
+use crate::geom::broad::SweepAndPrune;
+use crate::geom::distance::ShapePairCache;
+use crate::geom::Aabb;
+use crate::scene::Scene;
+use crate::sim::graph::{ComponentId, Partition};
+use crate::sim::physics::{Model, BODY_VARIABLES};
+use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
+use crate::sim::VarId;
+use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
+use min_tree::MinTree;
+use nalgebra::Vector3;
+use narrow::{first_contact, speed_bound, Found, Pair};
+use response::{impact, ContactPoint, Impact, Impulse, Side};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// Shapes closer than this fraction of the sum of their reaches count as touching.
+const DISTANCE_TOLERANCE: f64 = 1e-6;
+/// Contact times are found to within this fraction of the simulated span; contacts closer in
+/// time than that are one instant.
+const TIME_TOLERANCE: f64 = 1e-10;
+/// Below this many active bodies per body with a shape, the active ones are tested against all
+/// boxes directly instead of sweeping.
+const SPARSE_ACTIVE: usize = 8;
+/// The resting interval is this fraction of the check window.
+const RESTING_FRACTION: f64 = 0.25;
+/// The acceleration pressing a pair together is the slope of the velocity tracks over this
+/// fraction of the check window before the contact: short enough not to reach back across an
+/// earlier velocity jump.
+const PRESSING_FRACTION: f64 = 1e-6;
+
+/// One collision: at `time`, `bodies` (scene indices, the first is A) met at `point` with the
+/// unit `normal` from A to B, and an impulse of `impulse` along the normal pushed B (and its
+/// opposite pushed A).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Collision {
+    pub time: f64,
+    pub bodies: (usize, usize),
+    pub point: Vector3<f64>,
+    pub normal: Vector3<f64>,
+    pub impulse: f64,
+    /// The resting rule replaced the bounce by a small hop (see the response rules).
+    pub resting: bool,
+}
+
+/// Collision detection and response for one model; see the module documentation.
+///
+/// Cheap to clone: clones share one state, so one clone can be installed in the simulation
+/// ([`Collider::observer`]) while another reads the collisions.
+#[derive(Clone)]
+pub struct Collider {
+    shared: Arc<Mutex<Detector>>,
+}
+
+impl Collider {
+    /// A collider for `model`, compiled from `scene`; nothing is checked yet.
+    pub fn new(scene: &Scene, model: &Model) -> Collider {
+        Collider {
+            shared: Arc::new(Mutex::new(Detector::new(scene, model))),
+        }
+    }
+
+    /// A handle to install with [`Simulation::set_observer`](crate::sim::Simulation::set_observer).
+    pub fn observer(&self) -> Box<dyn StepObserver> {
+        Box::new(self.clone())
+    }
+
+    /// The collisions that stand (those undone by a back-up are gone), in time order.
+    pub fn collisions(&self) -> Vec<Collision> {
+        let mut list = self.lock().records.clone();
+        list.sort_by(|a, b| a.time.total_cmp(&b.time));
+        list
+    }
+
+    /// Problems met: pairs of infinitely massive bodies that pass through each other.
+    pub fn warnings(&self) -> Vec<String> {
+        self.lock().warnings.clone()
+    }
+
+    /// Takes over what `old` (the collider of the scene before an edit) knew that still holds:
+    /// each body's checked time and the collisions between bodies that kept their names,
+    /// except for the bodies in `changed` (their equations or initial values changed), which
+    /// are checked again from the start. Returns, for the collisions forgotten because a
+    /// *fixed* body changed, the moving partner and the time from which its motion must be
+    /// backed up (a moving body's components are reset by the update itself).
+    pub fn inherit(
+        &self,
+        old: &Collider,
+        old_model: &Model,
+        changed: &HashSet<usize>,
+    ) -> Vec<(usize, f64)> {
+        let old = old.lock();
+        let mut new = self.lock();
+        new.inherit(&old, old_model, changed)
+    }
+
+    /// The components holding body `body`'s state in `partition`.
+    pub fn components_of(&self, body: usize, partition: &Partition) -> Vec<ComponentId> {
+        self.lock().components_of(body, partition)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Detector> {
+        self.shared.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl StepObserver for Collider {
+    fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
+        self.lock().stepped(step, context);
+    }
+
+    fn truncated(
+        &mut self,
+        partition: &Partition,
+        component: ComponentId,
+        time: f64,
+        also: &mut Vec<(ComponentId, f64)>,
+    ) {
+        self.lock().truncated(partition, component, time, also);
+    }
+}
+
+/// The collider's state.
+struct Detector {
+    bodies: Vec<CollisionBody>,
+    linked: HashSet<(usize, usize)>,
+    /// The body of each state variable.
+    body_of_var: Vec<u32>,
+    start: f64,
+    end: f64,
+    /// The length of a check window.
+    window: f64,
+    /// Per body, how far all its components are computed (infinite without a shape or fixed).
+    reach: MinTree,
+    /// Per body, how far its pairs are checked (infinite without a shape or fixed).
+    checked: MinTree,
+    /// Per body, its state at its checked time, when known.
+    at_checked: Vec<Option<(f64, Kinematics)>>,
+    caches: HashMap<(usize, usize), ShapePairCache>,
+    broad: SweepAndPrune,
+    records: Vec<Collision>,
+    warnings: Vec<String>,
+    warned: HashSet<(usize, usize)>,
+}
+
+impl Detector {
+    fn new(scene: &Scene, model: &Model) -> Detector {
+        let bodies = collision_bodies(scene, model);
+        let mut body_of_var = Vec::with_capacity(model.system().len());
+        for (b, body) in bodies.iter().enumerate() {
+            if body.model.vars.is_some() {
+                body_of_var.extend(std::iter::repeat_n(b as u32, BODY_VARIABLES));
+            }
+        }
+        let simulator = model.simulator();
+        let (start, end) = (simulator.start, simulator.finish);
+        let mut reach = MinTree::new(bodies.len(), f64::INFINITY);
+        let mut checked = MinTree::new(bodies.len(), f64::INFINITY);
+        for (b, body) in bodies.iter().enumerate() {
+            if body.shape.is_some() && !body.is_fixed() {
+                reach.set(b, start);
+                checked.set(b, start);
+            }
+        }
+        Detector {
+            linked: linked_parts(scene, model),
+            body_of_var,
+            start,
+            end,
+            window: simulator.step,
+            reach,
+            checked,
+            at_checked: vec![None; bodies.len()],
+            caches: HashMap::new(),
+            broad: SweepAndPrune::new(),
+            records: Vec::new(),
+            warnings: Vec::new(),
+            warned: HashSet::new(),
+            bodies,
+        }
+    }
+
+    /// Whether a body takes part in checks as a moving body.
+    fn tracked(&self, b: usize) -> bool {
+        self.bodies[b].shape.is_some() && !self.bodies[b].is_fixed()
+    }
+
+    fn components_of(&self, body: usize, partition: &Partition) -> Vec<ComponentId> {
+        let Some(vars) = self.bodies[body].model.vars else {
+            return Vec::new();
+        };
+        let mut list: Vec<ComponentId> = (0..BODY_VARIABLES)
+            .map(|k| partition.component_of(vars.at(k)))
+            .collect();
+        list.sort_unstable();
+        list.dedup();
+        list
+    }
+
+    /// The distinct bodies whose variables `vars` are.
+    fn bodies_of(&self, vars: &[VarId]) -> Vec<usize> {
+        let mut list: Vec<usize> = vars
+            .iter()
+            .filter_map(|v| self.body_of_var.get(v.index()).map(|&b| b as usize))
+            .collect();
+        list.sort_unstable();
+        list.dedup();
+        list
+    }
+
+    fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
+        let partition = context.partition();
+        for b in self.bodies_of(partition.members(step.component)) {
+            if !self.tracked(b) {
+                continue;
+            }
+            let reached = self
+                .components_of(b, partition)
+                .iter()
+                .map(|&c| context.reached(c))
+                .fold(f64::INFINITY, f64::min);
+            self.reach.set(b, reached);
+        }
+        loop {
+            let t0 = self.checked.min();
+            if t0 >= self.end {
+                return;
+            }
+            let full = (t0 + self.window).min(self.end);
+            let t1 = full.min(self.reach.min());
+            if t1 < full {
+                return;
+            }
+            if self.check(t0, t1, context) {
+                return;
+            }
+        }
+    }
+
+    /// The state of body `b` at `t`, from the cache when `t` is its checked time.
+    fn state_at(&self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
+        match self.at_checked[b] {
+            Some((time, state)) if time == t => Some(state),
+            _ => self.bodies[b].state(context, t),
+        }
+    }
+
+    /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
+    /// asked for a back-up.
+    fn check(&mut self, t0: f64, t1: f64, context: &mut StepContext<'_>) -> bool {
+        let n = self.bodies.len();
+        let active: Vec<bool> = (0..n).map(|b| self.checked.get(b) < t1).collect();
+        let mut ends: Vec<Option<(Kinematics, Kinematics)>> = Vec::with_capacity(n);
+        let mut boxes = Vec::with_capacity(n);
+        let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
+        for (b, body) in self.bodies.iter().enumerate() {
+            let states = body
+                .shape
+                .as_ref()
+                .and_then(|_| Some((self.state_at(b, t0, context)?, body.state(context, t1)?)));
+            boxes.push(match &states {
+                Some((s0, s1)) => swept_box(body.reach, s0, s1, t1 - t0),
+                None => nowhere,
+            });
+            ends.push(states);
+        }
+
+        let pairs = self.candidate_pairs(&active, &boxes);
+        let mut found: Vec<(Found, usize, usize)> = Vec::new();
+        let span = self.end - self.start;
+        for (i, j) in pairs {
+            let (Some((a0, a1)), Some((b0, b1))) = (&ends[i], &ends[j]) else {
+                continue;
+            };
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let pair = Pair {
+                a,
+                b,
+                speed: speed_bound(a, (a0, a1), b, (b0, b1), t1 - t0),
+                tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
+                time_tolerance: TIME_TOLERANCE * span,
+            };
+            let from = self.checked.get(i).min(self.checked.get(j)).max(t0);
+            let cache = self.caches.entry((i, j)).or_default();
+            if let Some(f) = first_contact(&pair, context, from, t1, cache) {
+                found.push((f, i, j));
+            }
+        }
+        found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
+
+        let mut next: Vec<f64> = (0..n)
+            .map(|b| if active[b] { t1 } else { self.checked.get(b) })
+            .collect();
+        let applied = self.respond(&found, span * TIME_TOLERANCE, context);
+        if let Some((time, group)) = &applied {
+            for (f, i, j) in &found {
+                if f.time > *time {
+                    next[*i] = next[*i].min(f.time);
+                    next[*j] = next[*j].min(f.time);
+                }
+            }
+            for &(i, j) in group {
+                next[i] = *time;
+                next[j] = *time;
+            }
+        }
+        for b in 0..n {
+            if !self.tracked(b) || next[b] == self.checked.get(b) {
+                continue;
+            }
+            self.checked.set(b, next[b]);
+            self.at_checked[b] = match ends[b] {
+                Some((_, s1)) if next[b] == t1 => Some((t1, s1)),
+                _ => None,
+            };
+        }
+        applied.is_some()
+    }
+
+    /// Pairs that may collide with at least one active body among them and overlapping boxes.
+    fn candidate_pairs(&mut self, active: &[bool], boxes: &[Aabb]) -> Vec<(usize, usize)> {
+        let active_list: Vec<usize> = (0..active.len()).filter(|&b| active[b]).collect();
+        let shaped = self.bodies.iter().filter(|b| b.shape.is_some()).count();
+        let may = |i: usize, j: usize| {
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            a.shape.is_some()
+                && b.shape.is_some()
+                && !(a.is_fixed() && b.is_fixed())
+                && !self.linked.contains(&(i, j))
+        };
+        if active_list.len() * SPARSE_ACTIVE < shaped {
+            let mut pairs = Vec::new();
+            for &i in &active_list {
+                for j in 0..boxes.len() {
+                    let pair = (i.min(j), i.max(j));
+                    let once = !active[j] || i < j;
+                    if i != j && once && may(pair.0, pair.1) && boxes[i].overlaps(&boxes[j]) {
+                        pairs.push(pair);
+                    }
+                }
+            }
+            pairs.sort_unstable();
+            return pairs;
+        }
+        self.broad.update(boxes);
+        self.broad
+            .pairs(|i, j| (active[i] || active[j]) && may(i, j))
+    }
+
+    /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
+    /// a body: applies every contact of that instant in turn and asks for the back-up. Returns
+    /// the instant and its pairs, or `None` when no contact moved anything.
+    fn respond(
+        &mut self,
+        found: &[(Found, usize, usize)],
+        instant: f64,
+        context: &mut StepContext<'_>,
+    ) -> Option<(f64, Vec<(usize, usize)>)> {
+        let mut k = 0;
+        while k < found.len() {
+            let time = found[k].0.time;
+            let end = k + found[k..]
+                .iter()
+                .take_while(|f| f.0.time <= time + instant)
+                .count();
+            let group = &found[k..end];
+            k = end;
+            let mut states: HashMap<usize, Kinematics> = HashMap::new();
+            let mut moved = false;
+            let mut records = Vec::new();
+            for (f, i, j) in group {
+                let mut state = |b: usize, fallback: Kinematics| {
+                    *states
+                        .entry(b)
+                        .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback))
+                };
+                let (sa, sb) = (state(*i, f.a), state(*j, f.b));
+                let c = &f.contact.contact;
+                let contact = ContactPoint {
+                    point: (c.point_a + c.point_b) / 2.0,
+                    normal: c.normal,
+                    pressing: self.pressing(*i, *j, &c.normal, time, context),
+                    resting_interval: self.window * RESTING_FRACTION,
+                };
+                let side = |b: usize, state: Kinematics| Side {
+                    body: &self.bodies[b],
+                    state,
+                    immovable: self.bodies[b].immovable(time),
+                };
+                match impact(&side(*i, sa), &side(*j, sb), &contact) {
+                    Impact::Separating => {}
+                    Impact::Immovable => self.warn_immovable(*i, *j, time),
+                    Impact::Impulse(outcome) => {
+                        let Impulse {
+                            impulse,
+                            a,
+                            b,
+                            resting,
+                        } = *outcome;
+                        states.insert(*i, a);
+                        states.insert(*j, b);
+                        moved = true;
+                        records.push(Collision {
+                            time,
+                            bodies: (*i, *j),
+                            point: contact.point,
+                            normal: contact.normal,
+                            impulse,
+                            resting,
+                        });
+                    }
+                }
+            }
+            if !moved {
+                continue;
+            }
+            let mut jumps = Vec::new();
+            for (&b, state) in &states {
+                let body = &self.bodies[b];
+                let Some(vars) = body.model.vars else {
+                    continue;
+                };
+                if body.immovable(time) {
+                    continue;
+                }
+                for (var, value) in vars.velocity().iter().zip(state.velocity.iter()) {
+                    jumps.push((*var, *value));
+                }
+                for (var, value) in vars.momentum().iter().zip(state.momentum.iter()) {
+                    jumps.push((*var, *value));
+                }
+            }
+            jumps.sort_by_key(|&(v, _)| v);
+            self.records.extend(records);
+            context.request_back_up(BackUp {
+                time,
+                components: Vec::new(),
+                jumps,
+            });
+            return Some((time, group.iter().map(|&(_, i, j)| (i, j)).collect()));
+        }
+        None
+    }
+
+    /// How hard bodies `i` and `j` are pressed together along `normal` (from `i` to `j`) just
+    /// before `time`: their relative acceleration there, or 0.
+    fn pressing(
+        &self,
+        i: usize,
+        j: usize,
+        normal: &Vector3<f64>,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> f64 {
+        let before = (time - self.window * PRESSING_FRACTION).max(self.start);
+        if before >= time {
+            return 0.0;
+        }
+        let acceleration = |b: usize| -> Option<Vector3<f64>> {
+            let body = &self.bodies[b];
+            if body.model.vars.is_none() {
+                return Some(Vector3::zeros());
+            }
+            let late = body.state_before(context, time)?;
+            let early = body.state(context, before)?;
+            Some((late.velocity - early.velocity) / (time - before))
+        };
+        match (acceleration(i), acceleration(j)) {
+            (Some(a), Some(b)) => (-(b - a).dot(normal)).max(0.0),
+            _ => 0.0,
+        }
+    }
+
+    fn warn_immovable(&mut self, i: usize, j: usize, time: f64) {
+        if self.warned.insert((i, j)) {
+            self.warnings.push(format!(
+                "bodies {} and {} meet at t = {time} but both are infinitely massive (fixed or \
+                 following a trajectory); they pass through each other",
+                self.bodies[i].model.name, self.bodies[j].model.name
+            ));
+        }
+    }
+
+    fn truncated(
+        &mut self,
+        partition: &Partition,
+        component: ComponentId,
+        time: f64,
+        also: &mut Vec<(ComponentId, f64)>,
+    ) {
+        for b in self.bodies_of(partition.members(component)) {
+            if self.tracked(b) {
+                self.reach.set(b, self.reach.get(b).min(time));
+                if self.checked.get(b) > time {
+                    self.checked.set(b, time);
+                    self.at_checked[b] = None;
+                }
+            }
+            let reset = time <= self.start;
+            let mut partners = Vec::new();
+            self.records.retain(|r| {
+                let involved = r.bodies.0 == b || r.bodies.1 == b;
+                let undone = r.time > time || (reset && r.time >= time);
+                if involved && undone {
+                    let other = if r.bodies.0 == b {
+                        r.bodies.1
+                    } else {
+                        r.bodies.0
+                    };
+                    partners.push((other, r.time));
+                    return false;
+                }
+                true
+            });
+            for (other, when) in partners {
+                also.extend(
+                    self.components_of(other, partition)
+                        .into_iter()
+                        .map(|c| (c, when)),
+                );
+            }
+        }
+    }
+
+    fn inherit(
+        &mut self,
+        old: &Detector,
+        old_model: &Model,
+        changed: &HashSet<usize>,
+    ) -> Vec<(usize, f64)> {
+        let index: HashMap<&str, usize> = self
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.model.name.as_str(), i))
+            .collect();
+        let map: Vec<Option<usize>> = old_model
+            .bodies()
+            .iter()
+            .map(|b| index.get(b.name.as_str()).copied())
+            .collect();
+        for (o, &new) in map.iter().enumerate() {
+            let Some(b) = new else { continue };
+            if changed.contains(&b) || !self.tracked(b) || !old.tracked(o) {
+                continue;
+            }
+            self.checked.set(b, old.checked.get(o));
+            self.reach.set(b, old.reach.get(o));
+        }
+        let mut back_ups = Vec::new();
+        for r in &old.records {
+            let (Some(a), Some(b)) = (map[r.bodies.0], map[r.bodies.1]) else {
+                continue;
+            };
+            let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
+            if fixed_changed(a) || fixed_changed(b) {
+                for x in [a, b] {
+                    if self.tracked(x) {
+                        back_ups.push((x, r.time));
+                    }
+                }
+                continue;
+            }
+            self.records.push(Collision {
+                bodies: (a, b),
+                ..*r
+            });
+        }
+        back_ups
+    }
+}
+
+/// A box holding body's shape over an interval: its bounding sphere about the centre of mass
+/// at both ends, grown by how far the interpolated path can bow out between them under a
+/// steady change of velocity (`|Δv| h / 8`).
+fn swept_box(reach: f64, s0: &Kinematics, s1: &Kinematics, duration: f64) -> Aabb {
+    let sphere =
+        |p: &Vector3<f64>| Aabb::new(p - Vector3::repeat(reach), p + Vector3::repeat(reach));
+    let bow = (s1.velocity - s0.velocity).norm() * duration / 8.0;
+    sphere(&s0.position)
+        .union(&sphere(&s1.position))
+        .expanded(bow + 1e-9 * reach)
+}

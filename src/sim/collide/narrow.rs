@@ -1,0 +1,172 @@
+//! The time of first contact of one pair of bodies over a time interval, on the tracks'
+//! interpolated states (5.2.3, 5.3.1).
+//!
+//! Conservative advancement: at a time where the shapes are `d` apart, and with `s` a bound on
+//! how fast any point of one can approach the other (relative speed of the centres plus each
+//! angular speed times the shape's reach from its centre of mass), nothing can touch before
+//! `d / s` later, so the search jumps there and measures again. A small fast ball and a thin
+//! plate therefore cannot pass through each other between two looks, however large the time
+//! step. When a look finds the pair already interpenetrating (the bound was exceeded, or the
+//! interval ends inside), the contact time is found by bisection between the last time apart
+//! and that time, to within the distance tolerance or the time tolerance.
+
+use super::bodies::{CollisionBody, Kinematics};
+use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
+use crate::sim::schedule::StepContext;
+
+/// The speed bound is taken from the interval's ends and its chord; motion within the interval
+/// may be a little faster (the velocity changes), so the bound is widened by this factor.
+const SPEED_MARGIN: f64 = 1.5;
+/// Looks per pair and interval before the search falls back to bisecting the rest of it.
+const MAX_LOOKS: usize = 200;
+/// Bisection halvings at most (the time tolerance normally ends it far sooner).
+const MAX_HALVINGS: usize = 80;
+/// A pair in contact but not approaching is looked at again after this fraction of the
+/// interval.
+const CONTACT_SUBSTEPS: f64 = 64.0;
+
+/// A pair of bodies and what the search needs to know about them.
+pub(crate) struct Pair<'a> {
+    pub a: &'a CollisionBody,
+    pub b: &'a CollisionBody,
+    /// Bound on how fast the shapes can approach each other over the interval.
+    pub speed: f64,
+    /// Distances up to this count as touching.
+    pub tolerance: f64,
+    /// Contact times are found to within this.
+    pub time_tolerance: f64,
+}
+
+/// A contact found: the time, the geometry there and both states (after any jump there).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found {
+    pub time: f64,
+    pub contact: ShapeContact,
+    pub a: Kinematics,
+    pub b: Kinematics,
+}
+
+/// A bound on how fast two bodies' shapes approach, from their states at an interval's ends.
+pub(crate) fn speed_bound(
+    a: &CollisionBody,
+    (a0, a1): (&Kinematics, &Kinematics),
+    b: &CollisionBody,
+    (b0, b1): (&Kinematics, &Kinematics),
+    duration: f64,
+) -> f64 {
+    let relative = |x: &Kinematics, y: &Kinematics| (y.velocity - x.velocity).norm();
+    let chord = if duration > 0.0 {
+        ((b1.position - b0.position) - (a1.position - a0.position)).norm() / duration
+    } else {
+        0.0
+    };
+    let linear = relative(a0, b0).max(relative(a1, b1)).max(chord);
+    let spin = |body: &CollisionBody, x: &Kinematics, y: &Kinematics| {
+        body.reach * x.angular_velocity.norm().max(y.angular_velocity.norm())
+    };
+    SPEED_MARGIN * (linear + spin(a, a0, a1) + spin(b, b0, b1))
+}
+
+/// The first time in `[from, to]` at which the pair touches while approaching, if any.
+pub(crate) fn first_contact(
+    pair: &Pair<'_>,
+    context: &StepContext<'_>,
+    from: f64,
+    to: f64,
+    cache: &mut ShapePairCache,
+) -> Option<Found> {
+    let look = |t: f64, cache: &mut ShapePairCache| -> Option<Found> {
+        let a = pair.a.state(context, t)?;
+        let b = pair.b.state(context, t)?;
+        let contact = closest_between_shapes(
+            pair.a.shape.as_ref()?,
+            &pair.a.pose(&a),
+            pair.b.shape.as_ref()?,
+            &pair.b.pose(&b),
+            cache,
+        );
+        Some(Found {
+            time: t,
+            contact,
+            a,
+            b,
+        })
+    };
+    let approaching = |f: &Found| {
+        let c = &f.contact.contact;
+        let point = (c.point_a + c.point_b) / 2.0;
+        (f.b.point_velocity(&point) - f.a.point_velocity(&point)).dot(&c.normal) < 0.0
+    };
+
+    let hits = |f: &Found| f.contact.contact.distance <= pair.tolerance && approaching(f);
+
+    let mut t = from;
+    // The last time the pair was seen apart.
+    let mut clear: Option<f64> = None;
+    for _ in 0..MAX_LOOKS {
+        let found = look(t, cache)?;
+        let d = found.contact.contact.distance;
+        if hits(&found) {
+            return Some(match clear {
+                Some(lo) if d < -pair.tolerance => bisect(pair, lo, found, cache, &look, &hits),
+                _ => found,
+            });
+        }
+        if t >= to {
+            return None;
+        }
+        t = if d <= pair.tolerance {
+            // Touching but separating: look again a little later. No bisection back into
+            // such a stretch: a contact that keeps turning would be found again and again
+            // at almost the same time.
+            clear = None;
+            (t + (to - from) / CONTACT_SUBSTEPS).min(to)
+        } else {
+            clear = Some(t);
+            let advance = (d - pair.tolerance / 2.0) / pair.speed;
+            if advance.is_finite() {
+                (t + advance).min(to)
+            } else {
+                to
+            }
+        };
+    }
+    // Too slow an approach for advancement to converge: look at the end and bisect if needed.
+    let lo = t;
+    let end = look(to, cache)?;
+    hits(&end).then(|| bisect(pair, lo, end, cache, &look, &hits))
+}
+
+/// Narrows `[lo, inside.time]` (no contact at `lo`, an approaching contact with
+/// interpenetration at `inside`) to the first time of an approaching contact.
+fn bisect(
+    pair: &Pair<'_>,
+    mut lo: f64,
+    inside: Found,
+    cache: &mut ShapePairCache,
+    look: &dyn Fn(f64, &mut ShapePairCache) -> Option<Found>,
+    hits: &dyn Fn(&Found) -> bool,
+) -> Found {
+    let mut hi = inside.time;
+    let mut best = inside;
+    for _ in 0..MAX_HALVINGS {
+        if hi - lo <= pair.time_tolerance {
+            break;
+        }
+        let mid = 0.5 * (lo + hi);
+        let Some(found) = look(mid, cache) else {
+            break;
+        };
+        if hits(&found) {
+            hi = mid;
+            let shallow = found.contact.contact.distance >= -pair.tolerance;
+            best = found;
+            if shallow {
+                break;
+            }
+        } else {
+            lo = mid;
+        }
+    }
+    best
+}
