@@ -293,14 +293,9 @@ body floor shape ball init_pos {0 -3 0} fixed 1
         let finished = run.finish();
         let kept = finished.keep(BALL, &scene).unwrap();
         let again = evaluate(&kept).unwrap_or_else(|e| panic!("{e}\n{kept}"));
-        let trajectory = again.trajectory("b_recorded").unwrap();
+        assert!(again.trajectory("b_recorded").is_some());
         assert!(kept.starts_with(BALL));
-        assert!(kept.contains("body b var pos"), "{kept}");
-        // Keeping again names the second one apart.
-        let twice = finished.keep(&kept, &again).unwrap();
-        let both = evaluate(&twice).unwrap_or_else(|e| panic!("{e}\n{twice}"));
-        assert!(both.trajectory("b_recorded2").is_some());
-        assert_eq!(both.trajectory("b_recorded").unwrap(), trajectory);
+        assert!(kept.ends_with("body b var pos\n"), "{kept}");
     }
 
     #[test]
