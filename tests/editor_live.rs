@@ -81,6 +81,8 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
         write_png(&out.join("pulled.png"), &now).unwrap();
         (spring_pixels(&now) > 60 && differing(&now, &still, 24) > 200).then_some(())
     });
+    let window = editor.screenshot(editor.geometry(&viewer));
+    write_png(&out.join("window.png"), &window).unwrap();
     editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
     assert_eq!(editor.text(), TETHERED_BALL, "live left the text alone");
 
