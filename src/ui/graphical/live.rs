@@ -220,7 +220,8 @@ pub struct FinishedRun {
 impl FinishedRun {
     /// `text` (of `scene`) with one `trajectory` command per grabbed body appended, each
     /// driving that body along its recorded path, named `BODY_recorded` (with a number when
-    /// the scene has that trajectory already).
+    /// the scene has that trajectory already). The run may be of an older text: a body that
+    /// `scene` no longer has is an error.
     pub fn keep(&self, text: &str, scene: &Scene) -> Result<String, String> {
         if self.grabbed.is_empty() {
             return Err("No body was grabbed in the live run (Shift and the left button grab one): there is no trajectory to keep.".into());
@@ -228,7 +229,17 @@ impl FinishedRun {
         let mut taken: Vec<String> = scene.trajectories.iter().map(|t| t.name.clone()).collect();
         let mut text = text.to_owned();
         for &body in &self.grabbed {
-            let name = unused_name(&format!("{}_recorded", scene.bodies[body].name), &taken);
+            let recorded = self
+                .recording
+                .bodies()
+                .find(|(b, _)| *b == body)
+                .map(|(_, name)| name)
+                .filter(|name| scene.body(name).is_some())
+                .ok_or_else(|| {
+                    "Cannot keep the live run: a body it pulled is no longer in the scene."
+                        .to_string()
+                })?;
+            let name = unused_name(&format!("{recorded}_recorded"), &taken);
             let command = self
                 .recording
                 .to_trajectory_with(body, &name, fit::DEFAULT_TOLERANCE)
@@ -296,6 +307,21 @@ body floor shape ball init_pos {0 -3 0} fixed 1
         assert!(again.trajectory("b_recorded").is_some());
         assert!(kept.starts_with(BALL));
         assert!(kept.ends_with("body b var pos\n"), "{kept}");
+    }
+
+    #[test]
+    fn a_body_gone_from_the_text_is_not_kept() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..2);
+        run.grab(0, &Vector3::zeros()).unwrap();
+        run_frames(&mut run, 2..4);
+        let other = "shape_set ball desc {sphere 0.5}\nbody c shape ball init_pos {0 0 0}\n";
+        let error = run
+            .finish()
+            .keep(other, &evaluate(other).unwrap())
+            .unwrap_err();
+        assert!(error.contains("no longer in the scene"), "{error}");
     }
 
     #[test]
