@@ -17,10 +17,7 @@ mod golden;
 
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::write_png;
-use asgard::render::scene_frame::SceneFrames;
-use asgard::scene::handles::HandleScales;
 use asgard::scene::{evaluate, Scene};
-use asgard::ui::graphical::{initial_options, initial_view};
 use editor_support::*;
 use golden::{differences, golden, MAX_DIFFERING, REGENERATE};
 use nalgebra::Point3;
@@ -46,22 +43,6 @@ fn scene_file(text: &str) -> (tempfile::TempDir, PathBuf) {
     let path = dir.path().join("scene.asg");
     std::fs::write(&path, text).unwrap();
     (dir, path)
-}
-
-/// The graphical viewer's picture area once the scene is drawn in it.
-fn drawn_area(editor: &Editor) -> Rect {
-    let window = editor.geometry(&editor.window("Graphical viewer 1$"));
-    wait_for("the scene drawn in the graphical viewer", || {
-        picture_area(&editor.screenshot(window), window).filter(|a| a.width > 300)
-    })
-}
-
-/// The view the graphical viewer starts with, for a picture area of `area`'s size.
-fn first_view(scene: &Scene, area: Rect) -> (Camera, Viewport) {
-    let frames = SceneFrames::new(scene).unwrap();
-    let options = initial_options(HandleScales::fitted(scene, frames.shapes()));
-    let viewport = Viewport::new(f64::from(area.width), f64::from(area.height));
-    (initial_view(scene, &frames, &options, &viewport), viewport)
 }
 
 /// Waits until the picture of `rect` matches golden picture `name` (or, when regenerating,

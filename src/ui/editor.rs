@@ -392,4 +392,6 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.cancel", &["Escape"]);
     app.set_accels_for_action("win.play", &["<Primary>p"]);
     app.set_accels_for_action("win.stop", &["<Primary>period"]);
+    app.set_accels_for_action("win.live", &["<Primary>l"]);
+    app.set_accels_for_action("win.keep-trajectory", &["<Primary>k"]);
 }

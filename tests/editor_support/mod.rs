@@ -7,7 +7,12 @@
 //! display, so tests can run in parallel without their windows or keyboards meeting.
 #![allow(dead_code)]
 
+use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::RgbaImage;
+use asgard::render::scene_frame::SceneFrames;
+use asgard::scene::handles::HandleScales;
+use asgard::scene::Scene;
+use asgard::ui::graphical::{initial_options, initial_view};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -348,4 +353,20 @@ pub fn differing(a: &RgbaImage, b: &RgbaImage, tolerance: u8) -> usize {
                 .any(|(x, y)| x.abs_diff(*y) > tolerance)
         })
         .count()
+}
+
+/// The graphical viewer's picture area once the scene is drawn in it.
+pub fn drawn_area(editor: &Editor) -> Rect {
+    let window = editor.geometry(&editor.window("Graphical viewer 1$"));
+    wait_for("the scene drawn in the graphical viewer", || {
+        picture_area(&editor.screenshot(window), window).filter(|a| a.width > 300)
+    })
+}
+
+/// The view the graphical viewer starts with, for a picture area of `area`'s size.
+pub fn first_view(scene: &Scene, area: Rect) -> (Camera, Viewport) {
+    let frames = SceneFrames::new(scene).unwrap();
+    let options = initial_options(HandleScales::fitted(scene, frames.shapes()));
+    let viewport = Viewport::new(f64::from(area.width), f64::from(area.height));
+    (initial_view(scene, &frames, &options, &viewport), viewport)
 }

@@ -22,6 +22,8 @@ pub const BODIES: [Rgba; 8] = [
 pub const BACKGROUND: Rgba = [0.92, 0.93, 0.95, 1.0];
 pub const GRID: Rgba = [0.72, 0.74, 0.78, 1.0];
 pub const LINK: Rgba = [0.15, 0.15, 0.15, 1.0];
+/// The spring pulling a body in live mode, from the grabbed point to the pointer's target.
+pub const PULL_SPRING: Rgba = [0.85, 0.10, 0.55, 1.0];
 pub const VELOCITY: Rgba = [0.10, 0.60, 0.20, 1.0];
 pub const ANGULAR_VELOCITY: Rgba = [0.10, 0.45, 0.45, 1.0];
 pub const FORCE: Rgba = [0.80, 0.10, 0.10, 1.0];

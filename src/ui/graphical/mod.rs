@@ -8,8 +8,14 @@
 //! button deletes one. Keys: `c` sets the centre of rotation under the pointer, `z` and `x`
 //! push the dragged handle into or out of the screen, `a` (held) drags link ends in the screen
 //! plane instead of on the surface, Escape cancels a Create command.
+//!
+//! The **Live** toggle beside the time controls (Ctrl+L) runs the scene in real time
+//! (`live`): Shift and the left button then pull a body by the point under the pointer, the
+//! arrow keys push the body pulled last, and playback is off. **Keep as trajectory** (Ctrl+K)
+//! appends the last live run's path of every pulled body to the text as `trajectory` commands.
 
 use gtk4 as gtk;
+mod live;
 mod time_bar;
 mod viewer;
 
@@ -21,7 +27,7 @@ use gtk::prelude::*;
 use gtk::{gdk, gio, glib};
 use std::rc::Rc;
 use time_bar::TimeBar;
-use viewer::{Viewer, Widgets};
+use viewer::{LiveStatus, Viewer, Widgets};
 
 pub use time_bar::TimeScale;
 pub use viewer::{initial_options, initial_view, INITIAL_HANDLES};
@@ -112,6 +118,16 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
             }
         })
     };
+    let on_live = {
+        let time_bar = time_bar.clone();
+        let window = window.downgrade();
+        Box::new(move |status: LiveStatus| {
+            time_bar.show_live(status.live);
+            if let Some(window) = window.upgrade() {
+                show_live(&window, status);
+            }
+        })
+    };
     viewer.attach(
         gl.clone(),
         Widgets {
@@ -120,6 +136,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
             overlay: overlay_labels,
             on_time,
             on_trajectory,
+            on_live,
         },
     );
     time_bar.show_time(viewer.time(), viewer.time_range());
@@ -136,6 +153,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
 
     mouse(&viewer, &gl.area);
     keys(&viewer, &window);
+    arrow_keys(&viewer, &window);
     {
         let viewer = viewer.clone();
         editor.observe(&window, move |_, event| {
@@ -165,8 +183,18 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     }
     {
         let viewer = viewer.clone();
-        window.connect_destroy(move |_| viewer.stop());
+        window.connect_destroy(move |_| {
+            viewer.stop();
+            viewer.stop_live();
+        });
     }
+    show_live(
+        &window,
+        LiveStatus {
+            live: false,
+            keepable: false,
+        },
+    );
     window.present();
     window
 }
@@ -246,6 +274,22 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
     action("stop", Viewer::stop);
     action("rewind", Viewer::rewind);
     action("step", Viewer::step);
+    action("keep-trajectory", Viewer::keep_trajectory);
+    let live = gio::SimpleAction::new_stateful("live", None, &false.to_variant());
+    {
+        let viewer = Rc::downgrade(viewer);
+        live.connect_change_state(move |_, state| {
+            let (Some(viewer), Some(on)) = (viewer.upgrade(), state.and_then(|s| s.get())) else {
+                return;
+            };
+            if on {
+                viewer.start_live();
+            } else {
+                viewer.stop_live();
+            }
+        });
+    }
+    window.add_action(&live);
 
     let edit = gio::Menu::new();
     edit.append(Some("Undo"), Some("win.undo"));
@@ -258,6 +302,10 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
     motion.append(Some("Stop"), Some("win.stop"));
     motion.append(Some("Rewind"), Some("win.rewind"));
     motion.append(Some("Step"), Some("win.step"));
+    let live = gio::Menu::new();
+    live.append(Some("Live"), Some("win.live"));
+    live.append(Some("Keep as trajectory"), Some("win.keep-trajectory"));
+    motion.append_section(None, &live);
     let initial = gio::Menu::new();
     initial.append(
         Some("Set initial state from here (selected bodies)"),
@@ -392,6 +440,64 @@ fn keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
         keys.connect_key_released(move |_, key, _, _| {
             if let (Some(viewer), gdk::Key::a) = (viewer.upgrade(), key.to_lower()) {
                 viewer.set_free(false);
+            }
+        });
+    }
+    window.add_controller(keys);
+}
+
+/// Shows Live on or off in the window's actions: the Live toggle's state, playback off while
+/// live, Keep as trajectory while there is a run to keep.
+fn show_live(window: &gtk::ApplicationWindow, status: LiveStatus) {
+    let set = |name: &str, enabled: bool| {
+        if let Some(action) = window
+            .lookup_action(name)
+            .and_then(|a| a.downcast::<gio::SimpleAction>().ok())
+        {
+            action.set_enabled(enabled);
+        }
+    };
+    for name in ["play", "stop", "rewind", "step"] {
+        set(name, !status.live);
+    }
+    set("keep-trajectory", status.keepable);
+    if let Some(live) = window
+        .lookup_action("live")
+        .and_then(|a| a.downcast::<gio::SimpleAction>().ok())
+    {
+        live.set_state(&status.live.to_variant());
+    }
+}
+
+/// The arrow keys with Live on push the body pulled last, while held. They are taken before
+/// the focused widget sees them (which would move the focus) only when they push.
+fn arrow_keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
+    use live::ScreenDirection;
+    fn direction(key: gdk::Key) -> Option<ScreenDirection> {
+        match key {
+            gdk::Key::Up | gdk::Key::KP_Up => Some(ScreenDirection::Up),
+            gdk::Key::Down | gdk::Key::KP_Down => Some(ScreenDirection::Down),
+            gdk::Key::Left | gdk::Key::KP_Left => Some(ScreenDirection::Left),
+            gdk::Key::Right | gdk::Key::KP_Right => Some(ScreenDirection::Right),
+            _ => None,
+        }
+    }
+    let keys = gtk::EventControllerKey::new();
+    keys.set_propagation_phase(gtk::PropagationPhase::Capture);
+    {
+        let viewer = Rc::downgrade(viewer);
+        keys.connect_key_pressed(
+            move |_, key, _, _| match (viewer.upgrade(), direction(key)) {
+                (Some(viewer), Some(d)) if viewer.arrow_key(d, true) => glib::Propagation::Stop,
+                _ => glib::Propagation::Proceed,
+            },
+        );
+    }
+    {
+        let viewer = Rc::downgrade(viewer);
+        keys.connect_key_released(move |_, key, _, _| {
+            if let (Some(viewer), Some(d)) = (viewer.upgrade(), direction(key)) {
+                viewer.arrow_key(d, false);
             }
         });
     }

@@ -10,7 +10,7 @@ use gtk::cairo;
 use gtk::prelude::*;
 use gtk4 as gtk;
 use std::cell::Cell;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 /// A time range shown across a width of pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,6 +47,7 @@ impl TimeScale {
 pub struct TimeBar {
     pub widget: gtk::Box,
     adjustment: gtk::Adjustment,
+    scrollbar: gtk::Scrollbar,
     label: gtk::Label,
     marks_row: gtk::Box,
     marks: gtk::DrawingArea,
@@ -101,21 +102,29 @@ impl TimeBar {
             });
         }
         let controls = gtk::Box::new(gtk::Orientation::Horizontal, 2);
-        let button = |icon: &str, tip: &str, run: fn(&Viewer)| {
+        // The window's actions: disabling one (while live) disables its button.
+        let button = |icon: &str, tip: &str, action: &str| {
             let b = gtk::Button::from_icon_name(icon);
             b.set_tooltip_text(Some(tip));
-            let viewer: Weak<Viewer> = Rc::downgrade(viewer);
-            b.connect_clicked(move |_| {
-                if let Some(viewer) = viewer.upgrade() {
-                    run(&viewer);
-                }
-            });
+            b.set_action_name(Some(action));
             controls.append(&b);
         };
-        button("media-skip-backward-symbolic", "Rewind", Viewer::rewind);
-        button("media-playback-start-symbolic", "Play", Viewer::play);
-        button("media-playback-stop-symbolic", "Stop", Viewer::stop);
-        button("media-skip-forward-symbolic", "Step", Viewer::step);
+        button("media-skip-backward-symbolic", "Rewind", "win.rewind");
+        button("media-playback-start-symbolic", "Play", "win.play");
+        button("media-playback-stop-symbolic", "Stop", "win.stop");
+        button("media-skip-forward-symbolic", "Step", "win.step");
+        let live = gtk::ToggleButton::with_label("Live");
+        live.set_tooltip_text(Some(
+            "Run the scene in real time; Shift and the left button pull a body (Ctrl+L)",
+        ));
+        live.set_action_name(Some("win.live"));
+        controls.append(&live);
+        let keep = gtk::Button::with_label("Keep as trajectory");
+        keep.set_tooltip_text(Some(
+            "Append the last live run's path of every pulled body to the text (Ctrl+K)",
+        ));
+        keep.set_action_name(Some("win.keep-trajectory"));
+        controls.append(&keep);
         let label = gtk::Label::new(None);
         label.set_width_chars(12);
         label.set_xalign(1.0);
@@ -167,6 +176,7 @@ impl TimeBar {
         TimeBar {
             widget,
             adjustment,
+            scrollbar,
             label,
             marks_row,
             marks,
@@ -184,6 +194,11 @@ impl TimeBar {
         self.updating.set(false);
         self.label.set_text(&format!("t = {time:.3} s"));
         self.marks.queue_draw();
+    }
+
+    /// While live the time is the live scene's: the scrollbar cannot move it.
+    pub fn show_live(&self, live: bool) {
+        self.scrollbar.set_sensitive(!live);
     }
 
     /// Shows or hides the marks of the edited trajectory.

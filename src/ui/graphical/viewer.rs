@@ -7,12 +7,13 @@
 //! no motion for the current text. Handles always edit the initial state (4.1.2), so they are
 //! drawn there.
 
+use super::live::{FinishedRun, LiveRun, ScreenDirection};
 use crate::live::{Clock, Playback, PlaybackState, SystemClock};
 use crate::render::camera::{Camera, Viewport};
-use crate::render::frame::Frame;
+use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
 use crate::render::pick::{self, body_under, nearest_handle, pointer_ray};
-use crate::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames};
+use crate::render::scene_frame::{palette, CameraChoice, FrameOptions, SceneFrames};
 use crate::scene::handles::{handles, Drag, Handle, HandleKind, HandleScales};
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::{Scene, Target};
@@ -60,6 +61,12 @@ enum Gesture {
     NewPoint { at: PointRef, handle: Handle },
     /// A press that acts on release if the pointer stayed put.
     Click(ClickAction),
+    /// Pulling a body live: the target moves in the plane through `point` (the grabbed point
+    /// when pressed) facing `normal` (the view direction then).
+    Pull {
+        point: Point3<f64>,
+        normal: nalgebra::Vector3<f64>,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -84,6 +91,15 @@ pub struct Widgets {
     pub on_time: Box<dyn Fn(f64, (f64, f64))>,
     /// Told when the trajectory whose points' times are shown changes.
     pub on_trajectory: Box<dyn Fn()>,
+    /// Told when Live turns on or off, or a run's recording is kept or becomes keepable.
+    pub on_live: Box<dyn Fn(LiveStatus)>,
+}
+
+/// Whether Live is on, and whether Keep as trajectory has a run to keep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveStatus {
+    pub live: bool,
+    pub keepable: bool,
 }
 
 /// A graphical viewer's state.
@@ -112,6 +128,12 @@ pub struct Viewer {
     /// The trajectory whose control points' times are shown above the time bar.
     editing_trajectory: RefCell<Option<String>>,
     last_frame: RefCell<Option<Frame>>,
+    /// The scene running live, while Live is on.
+    live: RefCell<Option<LiveRun>>,
+    /// The frame callback that advances the live scene, while Live is on.
+    live_ticking: RefCell<Option<gtk::TickCallbackId>>,
+    /// The last live run since it ended, until kept.
+    last_run: RefCell<Option<FinishedRun>>,
 }
 
 /// The handle kinds shown in a new viewer.
@@ -151,6 +173,9 @@ impl Viewer {
             free: Cell::new(false),
             editing_trajectory: RefCell::new(None),
             last_frame: RefCell::new(None),
+            live: RefCell::new(None),
+            live_ticking: RefCell::new(None),
+            last_run: RefCell::new(None),
         });
         viewer.prepare();
         viewer
@@ -218,6 +243,10 @@ impl Viewer {
     pub fn on_session(&self, event: &Event) {
         match event {
             Event::SceneChanged => {
+                if self.is_live() {
+                    self.stop_live();
+                    self.say("The scene changed, so Live is off: press Live to run the new scene.");
+                }
                 self.prepare();
                 self.keep_selection_valid();
                 self.time_changed();
@@ -477,6 +506,199 @@ impl Viewer {
         self.playback.borrow().is_some()
     }
 
+    // --- live ------------------------------------------------------------------------------
+
+    pub fn is_live(&self) -> bool {
+        self.live.borrow().is_some()
+    }
+
+    /// Turns Live on: the session's current scene runs from its start time in real time, one
+    /// batch of fixed steps per frame, until [`Viewer::stop_live`] or a failed step.
+    pub fn start_live(&self) {
+        if self.is_live() {
+            return;
+        }
+        let started = match self.editor.session.scene() {
+            Some(scene) => LiveRun::start(&scene),
+            None => Err("the text has an error: fix it, then press Live".into()),
+        };
+        let run = match started {
+            Ok(run) => run,
+            Err(e) => {
+                self.say(&format!("Cannot go live: {e}"));
+                // The toggle button was pressed: it shows Live off again.
+                self.live_changed();
+                return;
+            }
+        };
+        self.stop();
+        *self.live.borrow_mut() = Some(run);
+        self.say("Live: Shift and the left button pull a body; the arrow keys push the body pulled last.");
+        let me = self.me.clone();
+        let id = self
+            .gl()
+            .area
+            .add_tick_callback(move |_, clock| match me.upgrade() {
+                Some(viewer) if viewer.live_tick(clock.frame_time()) => glib::ControlFlow::Continue,
+                Some(viewer) => {
+                    // Returning Break removes the callback.
+                    viewer.live_ticking.borrow_mut().take();
+                    glib::ControlFlow::Break
+                }
+                None => glib::ControlFlow::Break,
+            });
+        *self.live_ticking.borrow_mut() = Some(id);
+        self.live_changed();
+        self.redraw();
+    }
+
+    /// Turns Live off; the run's recording stays for Keep as trajectory.
+    pub fn stop_live(&self) {
+        if let Some(id) = self.live_ticking.borrow_mut().take() {
+            id.remove();
+        }
+        self.end_live();
+    }
+
+    /// Ends the live run, if any, keeping its recording; the frame callback is the caller's.
+    fn end_live(&self) {
+        let Some(run) = self.live.borrow_mut().take() else {
+            return;
+        };
+        *self.last_run.borrow_mut() = Some(run.finish());
+        self.live_changed();
+        self.time_changed();
+        self.redraw();
+    }
+
+    fn live_changed(&self) {
+        let live = self.is_live();
+        if let Some(w) = self.widgets() {
+            (w.on_live)(LiveStatus {
+                live,
+                keepable: live || self.last_run.borrow().is_some(),
+            });
+        }
+    }
+
+    /// Advances the live scene to the frame clock's `frame_time` (microseconds); called before
+    /// each frame while live. Returns whether Live stays on.
+    fn live_tick(&self, frame_time: i64) -> bool {
+        let advanced = match self.live.borrow_mut().as_mut() {
+            Some(run) => run.advance_to(frame_time).map(|()| run.states().1),
+            None => return false,
+        };
+        match advanced {
+            Ok(time) => {
+                if let Some(w) = self.widgets() {
+                    (w.on_time)(time, self.time_range());
+                }
+                self.redraw();
+                true
+            }
+            Err(e) => {
+                self.end_live();
+                self.say(&format!("The live scene stopped, so Live is off: {e}"));
+                false
+            }
+        }
+    }
+
+    /// The motion drawn now and its time: the live scene's while Live is on, else the computed
+    /// motion of the current text (if any) at the viewer's time.
+    fn states_now(&self) -> (Option<SceneMotion>, f64) {
+        match self.live.borrow().as_ref() {
+            Some(run) => {
+                let (motion, time) = run.states();
+                (Some(motion), time)
+            }
+            None => (self.motion(), self.time.get()),
+        }
+    }
+
+    /// Shift and the left button with Live on: grabs the body under `at` by the surface point
+    /// there.
+    fn start_pull(&self, at: Point2<f64>) -> Option<Gesture> {
+        let hit = self.body_at(at)?;
+        let (camera, _) = self.camera_and_viewport()?;
+        let grabbed = self.live.borrow_mut().as_mut()?.grab(hit.body, &hit.world);
+        match grabbed {
+            Ok(()) => Some(Gesture::Pull {
+                point: Point3::from(hit.world),
+                normal: camera.view_direction().into_inner(),
+            }),
+            Err(e) => {
+                self.say(&format!("Cannot pull: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Moves the pull's target under the pointer at `at`, in the plane through `point`
+    /// facing `normal`.
+    fn pull_to(&self, point: Point3<f64>, normal: nalgebra::Vector3<f64>, at: Point2<f64>) {
+        let Some((camera, viewport)) = self.camera_and_viewport() else {
+            return;
+        };
+        let ray = camera.unproject(at, &viewport);
+        let facing = ray.direction.dot(&normal);
+        if facing.abs() < 1e-9 {
+            return;
+        }
+        let target = ray.at((point - ray.origin).dot(&normal) / facing);
+        let moved = self
+            .live
+            .borrow()
+            .as_ref()
+            .map(|run| run.move_target(&target));
+        if let Some(Err(e)) = moved {
+            self.say(&format!("Cannot pull: {e}"));
+        }
+    }
+
+    /// An arrow key went down (`held`) or up with Live on: pushes the body pulled last.
+    /// Returns whether the key was taken.
+    pub fn arrow_key(&self, direction: ScreenDirection, held: bool) -> bool {
+        let Some((camera, _)) = self.camera_and_viewport() else {
+            return false;
+        };
+        let pushed = match self.live.borrow_mut().as_mut() {
+            Some(run) => run.arrow_key(direction, held, &camera),
+            None => return false,
+        };
+        pushed.unwrap_or_else(|e| {
+            self.say(&format!("Cannot push: {e}"));
+            true
+        })
+    }
+
+    /// Keep as trajectory: turns Live off and appends, as one edit of the text, a trajectory
+    /// of every body grabbed in the last live run along its recorded path.
+    pub fn keep_trajectory(&self) {
+        self.stop_live();
+        let Some(run) = self.last_run.borrow().clone() else {
+            self.say("There is no live run to keep: press Live first.");
+            return;
+        };
+        let kept = {
+            let Some(scene) = self.editor.session.scene() else {
+                self.say("The text has an error: fix it, then keep the live run.");
+                return;
+            };
+            let text = self.editor.session.text().to_owned();
+            run.keep(&text, &scene)
+        };
+        match kept {
+            Ok(text) => {
+                self.last_run.borrow_mut().take();
+                self.editor.session.set_text(text, Some(self.view_id));
+                self.live_changed();
+                self.say("The live run is kept: its trajectories are at the end of the text.");
+            }
+            Err(e) => self.say(&e),
+        }
+    }
+
     // --- the view --------------------------------------------------------------------------
 
     /// The viewer's own camera, taken from the last picture when it followed the scene's.
@@ -535,6 +757,9 @@ impl Viewer {
         self.press.set(at);
         self.pointer.set(Some(at));
         let gesture = match (button, shift) {
+            (LEFT, true) if self.is_live() => self.start_pull(at),
+            // Live runs the text as it is: no handle edits it meanwhile.
+            (MIDDLE | RIGHT, true) if self.is_live() => None,
             (LEFT, false) if self.editor.prompt_instruction().is_some() => {
                 Some(Gesture::Click(ClickAction::Prompt))
             }
@@ -614,6 +839,7 @@ impl Viewer {
                 *self.gesture.borrow_mut() = Some(Gesture::View { how, last: at });
             }
             Some(Gesture::Handle { handle }) => self.drag_handle(handle, at),
+            Some(Gesture::Pull { point, normal }) => self.pull_to(point, normal, at),
             Some(Gesture::NewPoint { at: point, handle }) => {
                 if (at - self.press.get()).norm() > CLICK_SLOP {
                     self.new_point(point, handle, at);
@@ -767,6 +993,11 @@ impl Viewer {
                 self.redraw();
             }
             Some(Gesture::Click(action)) if still => self.click(action, at),
+            Some(Gesture::Pull { .. }) => {
+                if let Some(run) = self.live.borrow().as_ref() {
+                    run.release();
+                }
+            }
             _ => {}
         }
     }
@@ -813,15 +1044,15 @@ impl Viewer {
         let prepared = self.prepared.borrow();
         let prepared = prepared.as_ref()?;
         let ray = pointer_ray(&camera, &viewport, at);
-        let motion = self.motion();
+        let (motion, time) = self.states_now();
         let initial = InitialStates { scene: &scene };
         let states: &dyn BodyStates = match &motion {
             Some(m) => m,
             None => &initial,
         };
-        let hit = body_under(prepared.frames.shapes(), states, self.time.get(), &ray)?;
+        let hit = body_under(prepared.frames.shapes(), states, time, &ray)?;
         let state = states
-            .body_state(hit.body, self.time.get())
+            .body_state(hit.body, time)
             .or_else(|| initial.body_state(hit.body, 0.0))?;
         Some(BodyClick {
             body: hit.body,
@@ -875,7 +1106,8 @@ impl Viewer {
     /// The labels to draw next to handles: the angular velocities (whose size cannot be read
     /// off a vector, 4.1.2) and the times of the edited trajectory's points (4.1.4).
     pub fn labels(&self) -> Vec<(Point2<f64>, String)> {
-        let Some((camera, viewport)) = self.camera_and_viewport() else {
+        let Some((camera, viewport)) = self.camera_and_viewport().filter(|_| !self.is_live())
+        else {
             return Vec::new();
         };
         let shown = self.options.borrow().handles.clone();
@@ -980,15 +1212,29 @@ impl Scenery for Viewer {
             .filter(|(_, b)| selection.contains(&b.name))
             .map(|(i, _)| i)
             .collect();
-        let motion = self.motion();
+        let (motion, time) = self.states_now();
         let initial = InitialStates { scene: &scene };
         let states: &dyn BodyStates = match &motion {
             Some(m) => m,
             None => &initial,
         };
-        let frame = prepared
+        let live = self.live.borrow();
+        if live.is_some() {
+            // Handles edit the initial state, which live motion leaves behind.
+            options.handles.clear();
+            options.highlighted_handle = None;
+        }
+        let mut frame = prepared
             .frames
-            .frame(&scene, states, self.time.get(), &options, viewport);
+            .frame(&scene, states, time, &options, viewport);
+        if let Some(spring) = live.as_ref().and_then(LiveRun::spring_line) {
+            frame.lines.push(Line {
+                from: Point3::from(spring.from),
+                to: Point3::from(spring.to),
+                colour: palette::PULL_SPRING,
+            });
+        }
+        drop(live);
         self.export_view(&frame, viewport);
         draw(prepared.frames.meshes(), &frame);
         *self.last_frame.borrow_mut() = Some(frame);

@@ -1,0 +1,397 @@
+//! Live mode in a graphical viewer (issue 8 §3): the session's scene advancing in real time,
+//! paced by the window's frame clock, pulled by the mouse and pushed by the arrow keys; and
+//! the recording of a run kept in the text as trajectories.
+//!
+//! A [`LiveRun`] owns the [`SceneAdvance`] and pays it the real time between frames through a
+//! [`TimeBank`], so the simulation takes whole fixed steps of the scene's `live_dt` and its
+//! recorded times are multiples of it. Nothing here touches the session: the viewer draws the
+//! run and decides when a [`FinishedRun`] becomes text.
+
+use crate::live::scene::{fit, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine};
+use crate::live::{Module, TimeBank};
+use crate::render::camera::Camera;
+use crate::scene::Scene;
+use crate::sim::physics::{Pullable, SceneMotion};
+use nalgebra::{Point3, Vector3};
+use std::time::Duration;
+
+/// The force of an arrow key per kilogram of the pushed body, N/kg.
+pub const PUSH_PER_KG: f64 = 10.0;
+
+/// The longest real time paid in for one frame. A longer gap (the machine was busy, the window
+/// hidden) is cut to this, so the simulation slows down for a moment instead of the editor
+/// freezing while it catches up.
+const MAX_FRAME_GAP: Duration = Duration::from_millis(100);
+
+/// A screen direction of an arrow key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScreenDirection {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl ScreenDirection {
+    /// The world direction that appears as this one on the screen of `camera`.
+    pub fn world(self, camera: &Camera) -> Vector3<f64> {
+        let eye = match self {
+            ScreenDirection::Up => Vector3::y(),
+            ScreenDirection::Down => -Vector3::y(),
+            ScreenDirection::Left => -Vector3::x(),
+            ScreenDirection::Right => Vector3::x(),
+        };
+        camera.rotation.inverse() * eye
+    }
+}
+
+/// The arrow keys held down.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct HeldKeys(Vec<ScreenDirection>);
+
+impl HeldKeys {
+    fn set(&mut self, direction: ScreenDirection, held: bool) {
+        self.0.retain(|d| *d != direction);
+        if held {
+            self.0.push(direction);
+        }
+    }
+
+    /// The push of a body of `mass` for these keys on the screen of `camera`: `mass` ×
+    /// [`PUSH_PER_KG`] along the sum of their directions (zero when they cancel or none is
+    /// held).
+    fn force(&self, mass: f64, camera: &Camera) -> Vector3<f64> {
+        let sum: Vector3<f64> = self.0.iter().map(|d| d.world(camera)).sum();
+        sum.try_normalize(1e-9)
+            .map_or_else(Vector3::zeros, |d| d * mass * PUSH_PER_KG)
+    }
+}
+
+/// A scene running live in a viewer.
+pub struct LiveRun {
+    advance: SceneAdvance,
+    controls: LiveControls,
+    bank: TimeBank,
+    /// The frame clock's time (microseconds) of the previous frame; `None` before the first.
+    last_frame: Option<i64>,
+    /// The bodies grabbed in this run, in the order first grabbed.
+    grabbed: Vec<usize>,
+    /// The body grabbed last, which the arrow keys push.
+    pushed: Option<usize>,
+    held: HeldKeys,
+}
+
+impl LiveRun {
+    /// Starts `scene` live at its start time: every body pullable, every moving body recorded,
+    /// stepped by the scene's `simulator live_dt`.
+    pub fn start(scene: &Scene) -> Result<LiveRun, String> {
+        let dt = scene.simulator.live_dt;
+        let dt = Duration::try_from_secs_f64(dt)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                format!("the simulator's live_dt must be a positive number, got {dt}")
+            })?;
+        let bank = TimeBank::new(dt, false).map_err(|e| e.to_string())?;
+        let options = LiveOptions {
+            pullable: Pullable::All,
+            record: (0..scene.bodies.len())
+                .filter(|&b| !scene.bodies[b].fixed)
+                .collect(),
+            ..LiveOptions::default()
+        };
+        let (advance, controls) = SceneAdvance::new(scene, &options).map_err(|e| e.to_string())?;
+        Ok(LiveRun {
+            advance,
+            controls,
+            bank,
+            last_frame: None,
+            grabbed: Vec::new(),
+            pushed: None,
+            held: HeldKeys::default(),
+        })
+    }
+
+    /// Advances the scene by the real time since the previous frame (`frame_time`, the frame
+    /// clock's microseconds), in whole steps. Returns why the scene stopped, if a step failed.
+    pub fn advance_to(&mut self, frame_time: i64) -> Result<(), String> {
+        let elapsed = self
+            .last_frame
+            .map_or(Duration::ZERO, |last| {
+                Duration::from_micros(u64::try_from(frame_time - last).unwrap_or(0))
+            })
+            .min(MAX_FRAME_GAP);
+        self.last_frame = Some(frame_time);
+        let payout = self.bank.deposit(elapsed);
+        for _ in 0..payout.steps {
+            self.advance.update(payout.step_dt);
+            if let Some(error) = self.controls.error() {
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// The motion of every body and the time it has reached.
+    pub fn states(&self) -> (SceneMotion, f64) {
+        (self.controls.motion().clone(), self.controls.time())
+    }
+
+    /// Grabs body `body` by its point at `world`: its target starts there.
+    pub fn grab(&mut self, body: usize, world: &Vector3<f64>) -> Result<(), String> {
+        let state = self
+            .controls
+            .state(body)
+            .ok_or_else(|| format!("there is no state of body number {body} now"))?;
+        let center = self.controls.motion().bodies()[body].center;
+        let local = state.rotation.inverse() * (world - state.position) + center;
+        self.controls.grab(body, local).map_err(|e| e.to_string())?;
+        if !self.grabbed.contains(&body) {
+            self.grabbed.push(body);
+        }
+        if self.pushed != Some(body) {
+            self.stop_pushing();
+            self.pushed = Some(body);
+        }
+        Ok(())
+    }
+
+    /// Moves the grabbed point's target to `world`.
+    pub fn move_target(&self, world: &Point3<f64>) -> Result<(), String> {
+        self.controls
+            .move_target(world.coords)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Lets go of the grabbed body.
+    pub fn release(&self) {
+        self.controls.release();
+    }
+
+    /// The pull spring, from the grabbed point to its target, while a body is grabbed.
+    pub fn spring_line(&self) -> Option<SpringLine> {
+        self.controls.spring_line()
+    }
+
+    /// An arrow key went down (`held`) or up: pushes the body grabbed last along the screen
+    /// directions of the keys held on `camera`'s screen. Returns whether a body takes the
+    /// push (none was grabbed yet otherwise).
+    pub fn arrow_key(
+        &mut self,
+        direction: ScreenDirection,
+        held: bool,
+        camera: &Camera,
+    ) -> Result<bool, String> {
+        let Some(body) = self.pushed else {
+            return Ok(false);
+        };
+        self.held.set(direction, held);
+        let mass = self.controls.motion().bodies()[body].mass;
+        self.controls
+            .push(body, self.held.force(mass, camera))
+            .map_err(|e| e.to_string())?;
+        Ok(true)
+    }
+
+    fn stop_pushing(&mut self) {
+        if let Some(body) = self.pushed {
+            // The body was pushable when pushed, so stopping is not refused.
+            let _ = self.controls.stop_push(body);
+        }
+        self.held = HeldKeys::default();
+    }
+
+    /// Ends the run, keeping what Keep as trajectory needs.
+    pub fn finish(self) -> FinishedRun {
+        FinishedRun {
+            recording: self.controls.recording(),
+            grabbed: self.grabbed,
+        }
+    }
+}
+
+/// The recording of a live run and the bodies grabbed in it.
+#[derive(Clone, Debug)]
+pub struct FinishedRun {
+    recording: Recording,
+    grabbed: Vec<usize>,
+}
+
+impl FinishedRun {
+    /// `text` (of `scene`) with one `trajectory` command per grabbed body appended, each
+    /// driving that body along its recorded path, named `BODY_recorded` (with a number when
+    /// the scene has that trajectory already). The run may be of an older text: a body that
+    /// `scene` no longer has is an error.
+    pub fn keep(&self, text: &str, scene: &Scene) -> Result<String, String> {
+        if self.grabbed.is_empty() {
+            return Err("No body was grabbed in the live run (Shift and the left button grab one): there is no trajectory to keep.".into());
+        }
+        let mut taken: Vec<String> = scene.trajectories.iter().map(|t| t.name.clone()).collect();
+        let mut text = text.to_owned();
+        for &body in &self.grabbed {
+            let recorded = self
+                .recording
+                .bodies()
+                .find(|(b, _)| *b == body)
+                .map(|(_, name)| name)
+                .filter(|name| scene.body(name).is_some())
+                .ok_or_else(|| {
+                    "Cannot keep the live run: a body it pulled is no longer in the scene."
+                        .to_string()
+                })?;
+            let name = unused_name(&format!("{recorded}_recorded"), &taken);
+            let command = self
+                .recording
+                .to_trajectory_with(body, &name, fit::DEFAULT_TOLERANCE)
+                .map_err(|e| format!("Cannot keep the live run: {e}"))?;
+            text = fit::append_command(&text, &command);
+            taken.push(name);
+        }
+        Ok(text)
+    }
+}
+
+/// `base`, or `base2`, `base3`, … : the first not in `taken`.
+fn unused_name(base: &str, taken: &[String]) -> String {
+    std::iter::once(base.to_owned())
+        .chain((2..).map(|k| format!("{base}{k}")))
+        .find(|name| !taken.iter().any(|t| t == name))
+        .expect("the names are endless")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::evaluate;
+
+    const BALL: &str = "shape_set ball desc {sphere 0.5}
+body b shape ball init_pos {0 0 0} mass 2
+body floor shape ball init_pos {0 -3 0} fixed 1
+";
+
+    /// Frames 20 ms apart.
+    fn run_frames(run: &mut LiveRun, frames: std::ops::Range<i64>) {
+        for k in frames {
+            run.advance_to(k * 20_000).unwrap();
+        }
+    }
+
+    #[test]
+    fn frames_pay_whole_steps_and_a_long_gap_is_cut() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..11);
+        // Ten gaps of 20 ms with live_dt 0.01: twenty steps.
+        assert_eq!(run.controls.updates(), 20);
+        assert!((run.states().1 - 0.2).abs() < 1e-12);
+        run.advance_to(10 * 20_000 + 5_000_000).unwrap();
+        assert_eq!(run.controls.updates(), 30);
+    }
+
+    #[test]
+    fn a_grabbed_body_follows_its_target_and_is_kept_as_a_trajectory() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..2);
+        // Grab the top of the ball and pull it one metre to the right.
+        run.grab(0, &Vector3::new(0.0, 0.5, 0.0)).unwrap();
+        run.move_target(&Point3::new(1.0, 0.5, 0.0)).unwrap();
+        run_frames(&mut run, 2..60);
+        let line = run.spring_line().unwrap();
+        assert!((line.to - Vector3::new(1.0, 0.5, 0.0)).norm() < 1e-12);
+        assert!((line.from - line.to).norm() < 0.05, "{line:?}");
+        run.release();
+        let finished = run.finish();
+        let kept = finished.keep(BALL, &scene).unwrap();
+        let again = evaluate(&kept).unwrap_or_else(|e| panic!("{e}\n{kept}"));
+        assert!(again.trajectory("b_recorded").is_some());
+        assert!(kept.starts_with(BALL));
+        assert!(kept.ends_with("body b var pos\n"), "{kept}");
+    }
+
+    #[test]
+    fn a_body_gone_from_the_text_is_not_kept() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..2);
+        run.grab(0, &Vector3::zeros()).unwrap();
+        run_frames(&mut run, 2..4);
+        let other = "shape_set ball desc {sphere 0.5}\nbody c shape ball init_pos {0 0 0}\n";
+        let error = run
+            .finish()
+            .keep(other, &evaluate(other).unwrap())
+            .unwrap_err();
+        assert!(error.contains("no longer in the scene"), "{error}");
+    }
+
+    #[test]
+    fn nothing_grabbed_keeps_nothing() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..5);
+        let error = run.finish().keep(BALL, &scene).unwrap_err();
+        assert!(error.contains("No body was grabbed"), "{error}");
+    }
+
+    #[test]
+    fn a_fixed_body_cannot_be_grabbed_and_arrows_need_a_grab() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        let camera = Camera::default();
+        assert_eq!(run.arrow_key(ScreenDirection::Up, true, &camera), Ok(false));
+        let error = run.grab(1, &Vector3::new(0.0, -3.0, 0.0)).unwrap_err();
+        assert!(error.contains("floor"), "{error}");
+    }
+
+    #[test]
+    fn arrow_keys_push_the_grabbed_body_along_the_screen() {
+        let scene = evaluate(BALL).unwrap();
+        let mut run = LiveRun::start(&scene).unwrap();
+        run_frames(&mut run, 0..2);
+        run.grab(0, &Vector3::zeros()).unwrap();
+        run.release();
+        // The default camera looks down −z: Right is +x. 10 N/kg for 0.5 s from rest gives
+        // 5 m/s.
+        let camera = Camera::default();
+        assert_eq!(
+            run.arrow_key(ScreenDirection::Right, true, &camera),
+            Ok(true)
+        );
+        run_frames(&mut run, 2..27);
+        assert_eq!(
+            run.arrow_key(ScreenDirection::Right, false, &camera),
+            Ok(true)
+        );
+        run_frames(&mut run, 27..30);
+        let (motion, time) = run.states();
+        let velocity = motion.state(0, time).unwrap().velocity;
+        assert!(
+            (velocity - Vector3::new(5.0, 0.0, 0.0)).norm() < 0.25,
+            "{velocity}"
+        );
+    }
+
+    #[test]
+    fn held_keys_push_with_the_mass_times_ten_along_their_sum() {
+        let camera = Camera::default();
+        let mut keys = HeldKeys::default();
+        assert_eq!(keys.force(3.0, &camera), Vector3::zeros());
+        keys.set(ScreenDirection::Up, true);
+        keys.set(ScreenDirection::Up, true);
+        assert!((keys.force(3.0, &camera) - Vector3::new(0.0, 30.0, 0.0)).norm() < 1e-12);
+        keys.set(ScreenDirection::Left, true);
+        let diagonal = keys.force(3.0, &camera);
+        assert!((diagonal.norm() - 30.0).abs() < 1e-9);
+        assert!(diagonal.x < 0.0 && diagonal.y > 0.0);
+        keys.set(ScreenDirection::Down, true);
+        keys.set(ScreenDirection::Left, false);
+        assert_eq!(keys.force(3.0, &camera), Vector3::zeros());
+    }
+
+    #[test]
+    fn names_are_numbered_past_those_taken() {
+        let taken = vec!["a_recorded".to_owned(), "a_recorded2".to_owned()];
+        assert_eq!(unused_name("a_recorded", &taken), "a_recorded3");
+        assert_eq!(unused_name("b_recorded", &taken), "b_recorded");
+    }
+}

@@ -1,0 +1,131 @@
+//! The graphical viewer's Live toggle end to end: `asgard edit` on a private Xvfb display,
+//! driven with xdotool (see editor_support). Live on (Ctrl+L), a Shift drag pulls a ball on a
+//! spring drawn in the picture, Keep as trajectory (Ctrl+K) appends the recorded path to the
+//! text read over D-Bus, and `asgard check` accepts the result.
+//!
+//! The pictures of the pull are written under target/tmp/editor/live-pull/.
+
+mod editor_support;
+
+use asgard::render::image::{write_png, RgbaImage};
+use asgard::render::scene_frame::palette::PULL_SPRING;
+use asgard::scene::evaluate;
+use editor_support::*;
+use nalgebra::{Point3, Vector3};
+use std::process::Command;
+
+/// A ball held at the origin by a stiff link, so that a pull stretches the pull spring far
+/// (the link is three times stiffer than the pull) and its line stays long in the picture.
+const TETHERED_BALL: &str = "simulator finish 2 step 0.05
+shape_set ball desc {sphere 0.5}
+body b shape ball init_pos {0 0 0} mass 1
+link body1 b point {0 0 0} tightness 300
+";
+
+/// How many pixels of `picture` have the pull spring's colour.
+fn spring_pixels(picture: &RgbaImage) -> usize {
+    let spring = PULL_SPRING.map(|c| (c * 255.0).round() as u8);
+    picture
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| (0..3).all(|i| p[i].abs_diff(spring[i]) <= 40))
+        .count()
+}
+
+#[test]
+fn live_pull_is_drawn_and_kept_as_a_trajectory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ball.asg");
+    std::fs::write(&file, TETHERED_BALL).unwrap();
+    let editor = Editor::start(&file);
+    let scene = evaluate(TETHERED_BALL).unwrap();
+    let area = drawn_area(&editor);
+    let (camera, viewport) = first_view(&scene, area);
+    let seen = camera.project(&Point3::origin(), &viewport).unwrap();
+    let ball = (
+        area.x + seen.x.round() as i32,
+        area.y + seen.y.round() as i32,
+    );
+    let centre = Rect {
+        x: ball.0,
+        y: ball.1,
+        width: 1,
+        height: 1,
+    };
+    let handle_colour = editor.screenshot(centre).pixel(0, 0).unwrap();
+
+    // Live on: the handles, which edit the initial state, are no longer drawn.
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+l"]);
+    let still = wait_for("the handles to go when Live is on", || {
+        let now = editor.screenshot(area);
+        let at_centre = editor.screenshot(centre).pixel(0, 0).unwrap();
+        (at_centre != handle_colour).then_some(now)
+    });
+    assert_eq!(spring_pixels(&still), 0, "a spring before any pull");
+
+    // Shift and the left button pull the ball to the right and hold it there.
+    let to = (ball.0 + 150, ball.1 - 30);
+    editor.xdotool(&["mousemove", &ball.0.to_string(), &ball.1.to_string()]);
+    editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
+    for k in 1..=6 {
+        let x = ball.0 + (to.0 - ball.0) * k / 6;
+        let y = ball.1 + (to.1 - ball.1) * k / 6;
+        editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+    }
+    let out = output_dir("live-pull");
+    write_png(&out.join("still.png"), &still).unwrap();
+    wait_for("the pull spring drawn in the picture", || {
+        let now = editor.screenshot(area);
+        // The last picture taken stays, for a look at the spring (or at why it is not seen).
+        write_png(&out.join("pulled.png"), &now).unwrap();
+        (spring_pixels(&now) > 60 && differing(&now, &still, 24) > 200).then_some(())
+    });
+    let window = editor.screenshot(editor.geometry(&viewer));
+    write_png(&out.join("window.png"), &window).unwrap();
+    editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
+    assert_eq!(editor.text(), TETHERED_BALL, "live left the text alone");
+
+    // Keep as trajectory: the recorded path of b is appended to the text.
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+k"]);
+    let kept = wait_for("the trajectory in the text over D-Bus", || {
+        let text = editor.text();
+        (text != TETHERED_BALL).then_some(text)
+    });
+    let appended = kept
+        .strip_prefix(TETHERED_BALL)
+        .unwrap_or_else(|| panic!("the text changed before its end:\n{kept}"));
+    assert!(
+        appended.starts_with("trajectory b_recorded points {{0 0 0 0} ")
+            && appended.ends_with("} body b var pos\n")
+            && appended.lines().count() == 1,
+        "{appended}"
+    );
+    let kept_file = dir.path().join("kept.asg");
+    std::fs::write(&kept_file, &kept).unwrap();
+    let check = Command::new(env!("CARGO_BIN_EXE_asgard"))
+        .arg("check")
+        .arg(&kept_file)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "asgard check refused the kept text: {}\n{kept}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    // The path went right on the screen, where the pointer pulled, before the link took the
+    // ball back.
+    let right = camera.rotation.inverse() * Vector3::x();
+    let trajectory = evaluate(&kept).unwrap();
+    let points = &trajectory.trajectory("b_recorded").unwrap().pieces[0].points;
+    assert!(
+        points.iter().any(|p| p.pos.dot(&right) > 0.01),
+        "{points:?}"
+    );
+
+    // One edit: undo gives the text back.
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("Keep as trajectory undone", || {
+        (editor.text() == TETHERED_BALL).then_some(())
+    });
+}
