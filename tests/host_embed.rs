@@ -1,7 +1,9 @@
 //! The reference host with real slaves, end to end: it opens the example memo, its animation
 //! plays (the screen changes between two screenshots), and a slave killed with SIGKILL during
 //! playback leaves the host running with the document untouched and the animation marked
-//! failed. The host's state is read through its test-only probe (`asgard host --probe`,
+//! failed until Restart brings it back; the language editor opened from the Asgard menu edits
+//! the scene and Save changes only the scene's bytes. The host's state is read through its
+//! test-only probe (`asgard host --probe`,
 //! `org.asgard.Asgard1.HostProbe`); every wait is on a condition with a time limit.
 //!
 //! Needs a display and a session bus: run it through `scripts/test`, which wraps `cargo test`
@@ -62,13 +64,13 @@ impl Host {
         serde_json::from_str(&json).ok()
     }
 
-    /// Waits until the first window's first animation satisfies `condition`; returns it.
-    fn wait_for(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
+    /// Waits until the host's state satisfies `condition`; returns it.
+    fn wait_until(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
         let start = Instant::now();
         let mut last = None;
         while start.elapsed() < LIMIT {
             if let Some(state) = self.describe() {
-                if condition(&state[0]["animations"][0]) {
+                if condition(&state) {
                     return state;
                 }
                 last = Some(state);
@@ -77,6 +79,47 @@ impl Host {
         }
         panic!("the host did not reach '{what}' within {LIMIT:?}; last state: {last:?}");
     }
+
+    /// Waits until the first window's first animation satisfies `condition`; returns the state.
+    fn wait_for(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
+        self.wait_until(what, |state| condition(&state[0]["animations"][0]))
+    }
+
+    /// Waits until the first window satisfies `condition`; returns the state.
+    fn wait_for_window(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
+        self.wait_until(what, |state| condition(&state[0]))
+    }
+
+    /// The X window id of the host's document window.
+    fn window(&self) -> String {
+        let pid = self.child.id().to_string();
+        let found = xdotool(&["search", "--sync", "--onlyvisible", "--pid", &pid]);
+        found.lines().next().expect("the host's window").to_owned()
+    }
+}
+
+/// Runs xdotool on the test's display; returns what it printed.
+fn xdotool(args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .args(args)
+        .output()
+        .expect("xdotool runs: run scripts/deps");
+    assert!(
+        out.status.success(),
+        "xdotool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Held by each test for its whole run: the tests share one display, and keys typed for one
+/// must not land in another's window.
+static DISPLAY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_test_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    DISPLAY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn frames_shown(animation: &Value) -> u64 {
@@ -96,6 +139,7 @@ fn screenshot(path: &Path) -> Vec<u8> {
 
 #[test]
 fn the_memo_plays_and_survives_a_killed_slave() {
+    let _display = one_test_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let memo = dir.path().join("memo.sgml");
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/memo.sgml");
@@ -135,4 +179,60 @@ fn the_memo_plays_and_survives_a_killed_slave() {
         "a dead slave must not touch the document"
     );
     assert_eq!(std::fs::read(&memo).unwrap(), original);
+
+    // Restart (its mnemonic, Alt+R, in the host's window) brings the animation back.
+    let window = host.window();
+    xdotool(&["windowfocus", "--sync", &window, "key", "alt+r"]);
+    host.wait_for("the restarted animation shows a frame", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0 && a["slave_pid"].as_u64() != Some(pid)
+    });
+}
+
+/// The language editor opened from the host's Asgard menu edits the scene; the document is
+/// marked modified, and Save changes only the scene's bytes.
+#[test]
+fn an_edit_in_a_detached_editor_is_saved_into_the_document() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("memo.sgml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/memo.sgml");
+    std::fs::copy(&example, &memo).unwrap();
+    let original = std::fs::read_to_string(&memo).unwrap();
+    let host = Host::open(&memo);
+    host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+
+    let window = host.window();
+    xdotool(&["windowfocus", "--sync", &window, "key", "ctrl+shift+l"]);
+    let viewer = xdotool(&[
+        "search",
+        "--sync",
+        "--onlyvisible",
+        "--name",
+        "Language viewer 1$",
+    ]);
+    let viewer = viewer.lines().next().expect("the language viewer's window");
+    xdotool(&["windowfocus", "--sync", viewer, "key", "ctrl+End"]);
+    xdotool(&["type", "--delay", "20", "\n# edited {from} the host\n"]);
+    xdotool(&["key", "ctrl+Return"]);
+    host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+
+    xdotool(&["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    host.wait_for_window("the document saved", |w| w["modified"] == false);
+    let saved = std::fs::read_to_string(&memo).unwrap();
+    assert!(
+        saved.contains("# edited \\{from\\} the host"),
+        "the typed line, escaped, is in the saved scene:\n{saved}"
+    );
+    let outside = |text: &str| {
+        let start = text.find("<ASGARD>").unwrap();
+        let end = text.find("</ASGARD>").unwrap();
+        (text[..start].to_owned(), text[end..].to_owned())
+    };
+    assert_eq!(
+        outside(&saved),
+        outside(&original),
+        "only the scene's bytes change"
+    );
 }

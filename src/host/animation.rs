@@ -102,7 +102,7 @@ impl Animation {
         notice.set_can_target(false);
         let failure_message = gtk::Label::new(None);
         failure_message.set_wrap(true);
-        let restart = gtk::Button::with_label("Restart");
+        let restart = gtk::Button::with_mnemonic("_Restart");
         restart.set_halign(gtk::Align::Center);
         let failure = gtk::Box::new(gtk::Orientation::Vertical, 8);
         failure.append(&failure_message);

@@ -63,6 +63,8 @@ const ACCELERATORS: &[(&str, &[&str])] = &[
     ("win.play", &["<Control>p"]),
     ("win.stop", &["<Control>period"]),
     ("win.rewind", &["<Control>Home"]),
+    ("win.graphical-editor", &["<Control><Shift>g"]),
+    ("win.language-editor", &["<Control><Shift>l"]),
 ];
 
 impl HostWindow {
