@@ -215,15 +215,28 @@ fn peer(fd: &str) -> ExitCode {
     );
     let stream = inherited_socket(fd).expect("the host's socket");
     zbus::block_on(async {
-        let connection = slave_connection(stream).unwrap().build().await.unwrap();
-        // Starts dispatching method calls (org.freedesktop.DBus.Peer is served on every path).
-        let _ = connection.object_server();
+        // Serving an object, as the slave does, starts the object server (which answers
+        // org.freedesktop.DBus.Peer on every path) before the first call is read; started
+        // later with `object_server()`, it could miss a call that arrived first.
+        let connection = slave_connection(stream)
+            .unwrap()
+            .serve_at("/org/asgard/Asgard1/Test", Served)
+            .unwrap()
+            .build()
+            .await
+            .unwrap();
         let mut messages = zbus::MessageStream::from(&connection);
         while let Some(Ok(_)) = next(&mut messages).await {}
     });
     println!("closed");
     ExitCode::SUCCESS
 }
+
+/// An object with no members: serving it is what starts the peer's object server.
+struct Served;
+
+#[zbus::interface(name = "org.asgard.Asgard1.Test")]
+impl Served {}
 
 /// The next item of a stream.
 async fn next<S: Stream + Unpin>(stream: &mut S) -> Option<S::Item> {
