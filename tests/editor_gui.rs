@@ -14,6 +14,7 @@
 mod editor_support;
 #[path = "render_support/golden.rs"]
 mod golden;
+mod xdotool;
 
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::write_png;

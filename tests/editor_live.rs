@@ -6,6 +6,7 @@
 //! The pictures of the pull are written under target/tmp/editor/live-pull/.
 
 mod editor_support;
+mod xdotool;
 
 use asgard::render::image::{write_png, RgbaImage};
 use asgard::render::scene_frame::palette::PULL_SPRING;

@@ -9,10 +9,12 @@
 //! Needs a display and a session bus: run it through `scripts/test`, which wraps `cargo test`
 //! in `xvfb-run` and `dbus-run-session`.
 
+mod xdotool;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+use xdotool::xdotool;
 
 const ASGARD: &str = env!("CARGO_BIN_EXE_asgard");
 const LIMIT: Duration = Duration::from_secs(60);
@@ -93,23 +95,9 @@ impl Host {
     /// The X window id of the host's document window.
     fn window(&self) -> String {
         let pid = self.child.id().to_string();
-        let found = xdotool(&["search", "--sync", "--onlyvisible", "--pid", &pid]);
+        let found = xdotool(None, &["search", "--sync", "--onlyvisible", "--pid", &pid]);
         found.lines().next().expect("the host's window").to_owned()
     }
-}
-
-/// Runs xdotool on the test's display; returns what it printed.
-fn xdotool(args: &[&str]) -> String {
-    let out = Command::new("xdotool")
-        .args(args)
-        .output()
-        .expect("xdotool runs: run scripts/deps");
-    assert!(
-        out.status.success(),
-        "xdotool {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Held by each test for its whole run: the tests share one display, and keys typed for one
@@ -182,7 +170,7 @@ fn the_memo_plays_and_survives_a_killed_slave() {
 
     // Restart (its mnemonic, Alt+R, in the host's window) brings the animation back.
     let window = host.window();
-    xdotool(&["windowfocus", "--sync", &window, "key", "alt+r"]);
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "alt+r"]);
     host.wait_for("the restarted animation shows a frame", |a| {
         a["phase"] == "running" && frames_shown(a) > 0 && a["slave_pid"].as_u64() != Some(pid)
     });
@@ -204,21 +192,30 @@ fn an_edit_in_a_detached_editor_is_saved_into_the_document() {
     });
 
     let window = host.window();
-    xdotool(&["windowfocus", "--sync", &window, "key", "ctrl+shift+l"]);
-    let viewer = xdotool(&[
-        "search",
-        "--sync",
-        "--onlyvisible",
-        "--name",
-        "Language viewer 1$",
-    ]);
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+l"],
+    );
+    let viewer = xdotool(
+        None,
+        &[
+            "search",
+            "--sync",
+            "--onlyvisible",
+            "--name",
+            "Language viewer 1$",
+        ],
+    );
     let viewer = viewer.lines().next().expect("the language viewer's window");
-    xdotool(&["windowfocus", "--sync", viewer, "key", "ctrl+End"]);
-    xdotool(&["type", "--delay", "20", "\n# edited {from} the host\n"]);
-    xdotool(&["key", "ctrl+Return"]);
+    xdotool(None, &["windowfocus", "--sync", viewer, "key", "ctrl+End"]);
+    xdotool(
+        None,
+        &["type", "--delay", "20", "\n# edited {from} the host\n"],
+    );
+    xdotool(None, &["key", "ctrl+Return"]);
     host.wait_for_window("the document marked modified", |w| w["modified"] == true);
 
-    xdotool(&["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
     host.wait_for_window("the document saved", |w| w["modified"] == false);
     let saved = std::fs::read_to_string(&memo).unwrap();
     assert!(

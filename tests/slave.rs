@@ -7,12 +7,14 @@
 //! `jeepney` is installed from PyPI into a virtual environment under `target/` when it is
 //! missing there; the test fails (it does not skip) when that is impossible.
 
+mod xdotool;
 use asgard::ipc::names::{RENDITION_XML, SUBDOCUMENT_XML};
 use asgard::ipc::{SlaveProcess, SubdocumentProxy, SubdocumentProxyBlocking};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use xdotool::xdotool;
 use zbus::fdo::IntrospectableProxy;
 
 const ASGARD: &str = env!("CARGO_BIN_EXE_asgard");
@@ -199,21 +201,6 @@ fn a_host_we_did_not_write_drives_the_slave() {
     }
 }
 
-/// Runs xdotool on `display`; returns what it printed.
-fn xdotool(display: &str, args: &[&str]) -> String {
-    let out = Command::new("xdotool")
-        .args(args)
-        .env("DISPLAY", display)
-        .output()
-        .expect("xdotool runs: run scripts/deps");
-    assert!(
-        out.status.success(),
-        "xdotool {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// OpenEditor opens the editor's language viewer on the slave's own session (6.2.4): text
 /// typed there and applied with Update reaches the host as SceneTextChanged.
 #[test]
@@ -248,7 +235,7 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
     });
     subdocument.open_editor("language").unwrap();
     let window = xdotool(
-        &display,
+        Some(&display),
         &[
             "search",
             "--sync",
@@ -259,14 +246,14 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
     );
     let window = window.lines().next().expect("the language viewer's window");
     xdotool(
-        &display,
+        Some(&display),
         &["windowfocus", "--sync", window, "key", "ctrl+End"],
     );
     xdotool(
-        &display,
+        Some(&display),
         &["type", "--delay", "20", &format!("\n{TYPED}\n")],
     );
-    xdotool(&display, &["key", "ctrl+Return"]);
+    xdotool(Some(&display), &["key", "ctrl+Return"]);
 
     let text = received
         .recv_timeout(std::time::Duration::from_secs(60))

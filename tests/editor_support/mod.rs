@@ -131,17 +131,7 @@ impl Editor {
 
     /// Runs xdotool on this display; returns what it printed.
     pub fn xdotool(&self, args: &[&str]) -> String {
-        let out = Command::new("xdotool")
-            .args(args)
-            .env("DISPLAY", &self.display)
-            .output()
-            .expect("xdotool runs: run scripts/deps");
-        assert!(
-            out.status.success(),
-            "xdotool {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        crate::xdotool::xdotool(Some(&self.display), args)
     }
 
     /// The id of the window whose title matches `name`, waiting until it is mapped.
