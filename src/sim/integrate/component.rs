@@ -694,10 +694,9 @@ mod tests {
         assert_eq!(failure.time, 0.0);
     }
 
-    /// dx/dt = x² from x = 1 blows up at t = 1: steps shrink to the minimum and fail there.
-    #[test]
-    fn blow_up_collapses_the_step() {
-        let mut system = System::new(0.0, 2.0);
+    /// dx/dt = x² with x = 1 at `start`: it blows up one second later.
+    fn squaring(start: f64, end: f64) -> (System, ClosureEquations) {
+        let mut system = System::new(start, end);
         let x = system.add_variable("x", 1.0);
         let mut eqs = ClosureEquations::new();
         eqs.define(
@@ -705,6 +704,13 @@ mod tests {
             x,
             Equation::new(move |_, v| v.get(x) * v.get(x)).reads(x, move |_, v| 2.0 * v.get(x)),
         );
+        (system, eqs)
+    }
+
+    /// dx/dt = x² from x = 1 blows up at t = 1: steps shrink to the minimum and fail there.
+    #[test]
+    fn blow_up_collapses_the_step() {
+        let (system, eqs) = squaring(0.0, 2.0);
         let control = StepControl {
             min_step: 1e-9,
             ..StepControl::default()
@@ -728,14 +734,7 @@ mod tests {
     /// integrator must still give up there instead of retrying that step forever.
     #[test]
     fn blow_up_far_from_zero_still_fails_at_the_minimum_step() {
-        let mut system = System::new(1000.0, 1002.0);
-        let x = system.add_variable("x", 1.0);
-        let mut eqs = ClosureEquations::new();
-        eqs.define(
-            &mut system,
-            x,
-            Equation::new(move |_, v| v.get(x) * v.get(x)).reads(x, move |_, v| 2.0 * v.get(x)),
-        );
+        let (system, eqs) = squaring(1000.0, 1002.0);
         let control = StepControl {
             min_step: 1e-12,
             ..StepControl::default()
