@@ -9,13 +9,7 @@ impl BodyStates for SceneMotion {
         if body >= self.bodies().len() {
             return None;
         }
-        let state = self.state(body, time)?;
-        Some(BodyState {
-            position: state.position,
-            rotation: state.rotation,
-            velocity: state.velocity,
-            angular_velocity: state.angular_velocity,
-        })
+        self.state(body, time)
     }
 }
 

@@ -8,23 +8,14 @@
 //! interpolated state.
 
 use super::body::{BodyModel, BodyVars, BODY_VARIABLES};
+/// A body's state at one time: the scene's own state type, so that computed motion and initial
+/// states reach the views, handles and exports as one type.
+pub use crate::scene::state::BodyState;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
 use crate::sim::{ComponentId, Motion};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use std::sync::Arc;
-
-/// A body's state at one time.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BodyState {
-    /// Of the centre of mass.
-    pub position: Vector3<f64>,
-    /// Body → world.
-    pub rotation: UnitQuaternion<f64>,
-    pub velocity: Vector3<f64>,
-    /// World axes, radians per second.
-    pub angular_velocity: Vector3<f64>,
-}
 
 /// A body's whole computed motion: its state at every time any of its variables was computed.
 /// Where a value jumps (a collision, the start of a constraint) the time appears twice, with the
