@@ -96,10 +96,19 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
     let appended = kept
         .strip_prefix(TETHERED_BALL)
         .unwrap_or_else(|| panic!("the text changed before its end:\n{kept}"));
+    // The path, and the turning when the pull was off the ball's centre.
+    let lines: Vec<&str> = appended.lines().collect();
     assert!(
-        appended.starts_with("trajectory b_recorded points {{0 0 0 0} ")
-            && appended.ends_with("} body b var pos\n")
-            && appended.lines().count() == 1,
+        lines[0].starts_with("trajectory b_recorded points {{0 0 0 0} ")
+            && lines[0].ends_with("} body b var pos")
+            && match lines[1..] {
+                [] => true,
+                [rotation] => {
+                    rotation.starts_with("trajectory b_recorded_rot points {{0 0 0 0} ")
+                        && rotation.ends_with("} body b var rot")
+                }
+                _ => false,
+            },
         "{appended}"
     );
     let kept_file = dir.path().join("kept.asg");

@@ -4,8 +4,8 @@
 
 use super::element::ElementRef;
 use super::model::{
-    CameraValue, Color, ConstrainedVar, ExprVec, Expression, ForceValue, Geometry, LightKind,
-    LinkTarget, Param, Scene, Vec3,
+    CameraValue, Color, ExprVec, Expression, ForceValue, Geometry, LightKind, LinkTarget, Param,
+    Scene, Vec3,
 };
 use super::{SceneError, Warning};
 use crate::lang::span::{LineIndex, Span};
@@ -220,7 +220,7 @@ impl Json<'_> {
                 let attachments: Vec<Value> = t
                     .attachments
                     .iter()
-                    .map(|a| json!({ "body": a.body, "var": variable(a.variable) }))
+                    .map(|a| json!({ "body": a.body, "var": a.variable.keyword() }))
                     .collect();
                 json!({ "pieces": pieces, "attachments": attachments })
             }
@@ -263,13 +263,4 @@ fn vec3(v: &Vec3) -> Value {
 
 fn hex(c: Color) -> Value {
     json!(c.to_hex())
-}
-
-fn variable(v: ConstrainedVar) -> &'static str {
-    match v {
-        ConstrainedVar::Position => "pos",
-        ConstrainedVar::Rotation => "rot",
-        ConstrainedVar::Velocity => "dpos",
-        ConstrainedVar::AngularVelocity => "drot",
-    }
 }

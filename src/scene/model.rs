@@ -249,6 +249,18 @@ pub enum ConstrainedVar {
     AngularVelocity,
 }
 
+impl ConstrainedVar {
+    /// The word for the variable in `trajectory … var VAR`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ConstrainedVar::Position => "pos",
+            ConstrainedVar::Rotation => "rot",
+            ConstrainedVar::Velocity => "dpos",
+            ConstrainedVar::AngularVelocity => "drot",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LightKind {
     Point,

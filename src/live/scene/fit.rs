@@ -1,5 +1,5 @@
-//! Turning sampled positions into a trajectory of few control points, and writing it as scene
-//! text.
+//! Turning sampled positions or rotations into a trajectory of few control points, and writing
+//! it as scene text.
 //!
 //! The curve is the scene language's own (a C1 cubic Bézier spline through the control points
 //! with Catmull–Rom tangents, [`TrajectoryPiece`]), evaluated with the scene's own code, so the
@@ -11,8 +11,9 @@
 //! neighbouring spans alike, which is where Catmull–Rom tangents are accurate (exact for a
 //! parabola on even spacing), so free flight needs few points.
 
-use crate::scene::model::{ControlPoint, TrajectoryPiece};
-use nalgebra::Vector3;
+use crate::scene::model::{ConstrainedVar, ControlPoint, TrajectoryPiece};
+use nalgebra::{UnitQuaternion, Vector3};
+use std::f64::consts::TAU;
 use std::fmt::Write;
 
 /// The default bound on the distance between a recorded position and the fitted trajectory
@@ -59,9 +60,51 @@ fn point(time: f64, pos: Vector3<f64>) -> ControlPoint {
     }
 }
 
-/// The `trajectory` command driving body `body`'s position along `points`. Numbers are written
-/// so that they read back exactly.
-pub fn trajectory_text(name: &str, body: &str, points: &[ControlPoint]) -> String {
+/// Rotation vectors (axis times angle) of `rotations`, each chosen among the equivalent ones
+/// (the angle plus whole turns, either way round the axis) as the nearest to its predecessor's:
+/// a body spinning on goes on growing its vector past half a turn instead of jumping to the
+/// opposite axis, so a smooth rotation gives a smooth curve to fit. The first is the one with
+/// its angle in `[0, π]`.
+pub fn continuous_rotation_vectors(rotations: &[UnitQuaternion<f64>]) -> Vec<Vector3<f64>> {
+    let mut vectors: Vec<Vector3<f64>> = Vec::with_capacity(rotations.len());
+    for rotation in rotations {
+        let principal = rotation.scaled_axis();
+        let vector = match vectors.last() {
+            None => principal,
+            Some(previous) => nearest_equivalent(principal, previous),
+        };
+        vectors.push(vector);
+    }
+    vectors
+}
+
+/// Among the rotation vectors of the rotation `principal` (angle in `[0, π]`), the nearest
+/// to `previous`.
+fn nearest_equivalent(principal: Vector3<f64>, previous: &Vector3<f64>) -> Vector3<f64> {
+    let angle = principal.norm();
+    // Without a turn the axis is free: whole turns about the previous axis are the candidates.
+    let axis = if angle > 1e-12 {
+        principal / angle
+    } else if let Some(axis) = previous.try_normalize(1e-12) {
+        axis
+    } else {
+        return principal;
+    };
+    // The candidates are axis × (angle + k·2π); the nearest has the k nearest to the previous
+    // vector's length along the axis.
+    let along = axis.dot(previous);
+    let turns = ((along - angle) / TAU).round();
+    axis * (angle + turns * TAU)
+}
+
+/// The `trajectory` command driving body `body`'s variable `var` along `points`. Numbers are
+/// written so that they read back exactly.
+pub fn trajectory_text(
+    name: &str,
+    body: &str,
+    var: ConstrainedVar,
+    points: &[ControlPoint],
+) -> String {
     let mut text = format!("trajectory {name} points {{");
     for (k, p) in points.iter().enumerate() {
         if k > 0 {
@@ -70,7 +113,7 @@ pub fn trajectory_text(name: &str, body: &str, points: &[ControlPoint]) -> Strin
         // Writing to a String cannot fail.
         let _ = write!(text, "{{{} {} {} {}}}", p.time, p.pos.x, p.pos.y, p.pos.z);
     }
-    let _ = write!(text, "}} body {body} var pos");
+    let _ = write!(text, "}} body {body} var {}", var.keyword());
     text
 }
 
@@ -143,7 +186,7 @@ mod tests {
             point(0.1, Vector3::new(1.0 / 3.0, -2.5, 1e-7)),
             point(0.2, Vector3::zeros()),
         ];
-        let text = trajectory_text("path", "ball", &points);
+        let text = trajectory_text("path", "ball", ConstrainedVar::Position, &points);
         assert_eq!(
             text,
             "trajectory path points {{0.1 0.3333333333333333 -2.5 0.0000001} {0.2 0 0 0}} body ball var pos"
@@ -151,7 +194,47 @@ mod tests {
         assert_eq!(append_command("body b", &text), format!("body b\n{text}\n"));
     }
 
+    #[test]
+    fn a_spin_past_half_a_turn_keeps_growing_its_rotation_vector() {
+        // Three turns about z and a bit, then the same about a tilted axis through no turn.
+        let spin: Vec<UnitQuaternion<f64>> = (0..200)
+            .map(|i| UnitQuaternion::from_scaled_axis(Vector3::z() * (i as f64 * 0.1)))
+            .collect();
+        let vectors = continuous_rotation_vectors(&spin);
+        for (i, v) in vectors.iter().enumerate() {
+            assert!(
+                (v - Vector3::z() * (i as f64 * 0.1)).norm() < 1e-9,
+                "{i}: {v}"
+            );
+        }
+        let axis = Vector3::new(1.0, -2.0, 0.5).normalize();
+        let back: Vec<UnitQuaternion<f64>> = (-30..30)
+            .map(|i| UnitQuaternion::from_scaled_axis(axis * (i as f64 * 0.2)))
+            .collect();
+        let vectors = continuous_rotation_vectors(&back);
+        for (v, i) in vectors.iter().zip(-30..30) {
+            // The first sample, −6 rad about the axis, is 2π − 6 about it; the rest follow on
+            // from there, one whole turn ahead of `axis × angle`, through the identity.
+            let expected = axis * (i as f64 * 0.2 + TAU);
+            assert!((v - expected).norm() < 1e-9, "{i}: {v} against {expected}");
+        }
+    }
+
     proptest! {
+        /// Whatever the rotations, each vector turns the same way as its rotation.
+        #[test]
+        fn every_vector_is_its_rotation(
+            turns in proptest::collection::vec((-4.0f64..4.0, -4.0f64..4.0, -4.0f64..4.0), 1..60),
+        ) {
+            let rotations: Vec<UnitQuaternion<f64>> = turns
+                .iter()
+                .map(|&(x, y, z)| UnitQuaternion::from_scaled_axis(Vector3::new(x, y, z)))
+                .collect();
+            for (v, r) in continuous_rotation_vectors(&rotations).iter().zip(&rotations) {
+                prop_assert!(UnitQuaternion::from_scaled_axis(*v).angle_to(r) < 1e-9);
+            }
+        }
+
         /// Whatever the motion, every sample is within the tolerance of the fitted curve.
         #[test]
         fn every_sample_is_within_the_tolerance(

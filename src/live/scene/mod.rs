@@ -38,4 +38,4 @@ mod recording;
 
 pub use advance::{LiveOptions, SceneAdvance, DEFAULT_PULL_TIME_CONSTANT};
 pub use controls::{ControlError, LiveControls, SpringLine};
-pub use recording::{Recording, RecordingError};
+pub use recording::{rotation_name, Recording, RecordingError};

@@ -1,7 +1,8 @@
 //! Recording a live run: the states of chosen bodies after every step, and the trajectory text
-//! that replays a recorded body's path.
+//! that replays a recorded body's motion.
 
-use super::fit::{fit, trajectory_text, DEFAULT_TOLERANCE};
+use super::fit::{continuous_rotation_vectors, fit, trajectory_text, DEFAULT_TOLERANCE};
+use crate::scene::model::ConstrainedVar;
 use crate::sim::physics::{BodyTrack, SceneMotion};
 use std::fmt;
 
@@ -81,8 +82,9 @@ impl Recording {
         self.find(body).map(|r| &r.track)
     }
 
-    /// The `trajectory` command that makes body `body` follow its recorded path: named
-    /// `BODY_recorded`, within [`DEFAULT_TOLERANCE`] of every recorded position.
+    /// The `trajectory` commands that make body `body` follow its recorded motion, named
+    /// `BODY_recorded` (and `BODY_recorded_rot`), within [`DEFAULT_TOLERANCE`]; see
+    /// [`Recording::to_trajectory_with`].
     pub fn to_trajectory(&self, body: usize) -> Result<String, RecordingError> {
         let name = self
             .find(body)
@@ -91,10 +93,12 @@ impl Recording {
         self.to_trajectory_with(body, &name, DEFAULT_TOLERANCE)
     }
 
-    /// The `trajectory` command called `name` that drives body `body`'s position through the
-    /// recorded positions: at every recorded time it is within `tolerance` of the position
-    /// recorded then. Its control points are a subset of the recorded states, as few as the
-    /// tolerance allows (see [`fit`](super::fit)).
+    /// The `trajectory` commands, one per line, that make body `body` follow its recorded
+    /// motion: `name` drives its position through the recorded positions, within `tolerance`
+    /// of each at its time; and when the body turned during the run (by more than `tolerance`
+    /// radians), [`rotation_name`]`(name)` drives its rotation vector likewise, so that a
+    /// replay turns the body as the run did. Control points are a subset of the recorded
+    /// states, as few as the tolerance allows (see [`fit`](super::fit)).
     pub fn to_trajectory_with(
         &self,
         body: usize,
@@ -114,10 +118,91 @@ impl Recording {
         }
         let positions: Vec<_> = track.states.iter().map(|s| s.position).collect();
         let points = fit(&track.times, &positions, tolerance);
-        Ok(trajectory_text(name, &recorded.name, &points))
+        let mut text = trajectory_text(name, &recorded.name, ConstrainedVar::Position, &points);
+        let rotations: Vec<_> = track.states.iter().map(|s| s.rotation).collect();
+        let turned = rotations
+            .iter()
+            .any(|r| r.angle_to(&rotations[0]) > tolerance);
+        if turned {
+            let vectors = continuous_rotation_vectors(&rotations);
+            let points = fit(&track.times, &vectors, tolerance);
+            text.push('\n');
+            text.push_str(&trajectory_text(
+                &rotation_name(name),
+                &recorded.name,
+                ConstrainedVar::Rotation,
+                &points,
+            ));
+        }
+        Ok(text)
     }
 
     fn find(&self, body: usize) -> Option<&RecordedBody> {
         self.bodies.iter().find(|r| r.body == body)
+    }
+}
+
+/// The name of the rotation trajectory that goes with the position trajectory `name`.
+pub fn rotation_name(name: &str) -> String {
+    format!("{name}_rot")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::live::scene::{LiveOptions, SceneAdvance};
+    use crate::live::Module;
+    use crate::scene::evaluate;
+    use crate::sim::physics::Model;
+    use nalgebra::Vector3;
+
+    const BRICK: &str = "simulator finish 3
+shape_set brick desc {box {1 0.2 0.2}}
+body b shape brick init_pos {0 0 0} mass 1
+";
+
+    #[test]
+    fn a_body_that_turned_in_the_run_turns_the_same_in_its_replay() {
+        let options = LiveOptions {
+            record: vec![0],
+            ..LiveOptions::default()
+        };
+        let scene = evaluate(BRICK).unwrap();
+        let (mut advance, controls) = SceneAdvance::new(&scene, &options).unwrap();
+        // Pulled round a circle by one end, the brick swings and turns.
+        controls.grab(0, Vector3::new(0.5, 0.0, 0.0)).unwrap();
+        for k in 0..200 {
+            let t = f64::from(k) * 0.01;
+            let target = Vector3::new(0.5 + 2.0 * t.sin(), 2.0 - 2.0 * t.cos(), 0.0);
+            controls.move_target(target).unwrap();
+            advance.update(0.01);
+        }
+        let recording = controls.recording();
+        let track = recording.track(0).unwrap();
+        let first = track.states[0].rotation;
+        let turned = track
+            .states
+            .iter()
+            .map(|s| s.rotation.angle_to(&first))
+            .fold(0.0, f64::max);
+        assert!(turned > 0.5, "the brick turned only {turned} rad");
+
+        let text = recording.to_trajectory_with(0, "path", 1e-3).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].ends_with("body b var pos"), "{text}");
+        assert!(lines[1].starts_with("trajectory path_rot points {{0 0 0 0} "));
+        assert!(lines[1].ends_with("body b var rot"), "{text}");
+
+        let replay = evaluate(&format!("{BRICK}{text}\n")).unwrap();
+        let model = Model::compile(&replay).unwrap();
+        let mut simulation = model.simulation(model.options()).unwrap();
+        simulation.run_to_end().unwrap();
+        let motion = model.motion(simulation.motion());
+        for (t, state) in track.times.iter().zip(&track.states) {
+            let played = motion.state(0, *t).unwrap().rotation;
+            // The fit's bound plus the playback interpolation of the computed quaternion.
+            let error = played.angle_to(&state.rotation);
+            assert!(error < 1e-2, "{error} rad at {t}");
+        }
     }
 }

@@ -7,7 +7,9 @@
 //! recorded times are multiples of it. Nothing here touches the session: the viewer draws the
 //! run and decides when a [`FinishedRun`] becomes text.
 
-use crate::live::scene::{fit, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine};
+use crate::live::scene::{
+    fit, rotation_name, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine,
+};
 use crate::live::{Module, TimeBank};
 use crate::render::camera::Camera;
 use crate::scene::Scene;
@@ -218,9 +220,10 @@ pub struct FinishedRun {
 }
 
 impl FinishedRun {
-    /// `text` (of `scene`) with one `trajectory` command per grabbed body appended, each
+    /// `text` (of `scene`) with the `trajectory` commands of every grabbed body appended,
     /// driving that body along its recorded path, named `BODY_recorded` (with a number when
-    /// the scene has that trajectory already). The run may be of an older text: a body that
+    /// the scene has that trajectory already), and through its recorded rotations,
+    /// `BODY_recorded_rot`, when it turned. The run may be of an older text: a body that
     /// `scene` no longer has is an error.
     pub fn keep(&self, text: &str, scene: &Scene) -> Result<String, String> {
         if self.grabbed.is_empty() {
@@ -245,17 +248,20 @@ impl FinishedRun {
                 .to_trajectory_with(body, &name, fit::DEFAULT_TOLERANCE)
                 .map_err(|e| format!("Cannot keep the live run: {e}"))?;
             text = fit::append_command(&text, &command);
+            taken.push(rotation_name(&name));
             taken.push(name);
         }
         Ok(text)
     }
 }
 
-/// `base`, or `base2`, `base3`, … : the first not in `taken`.
+/// `base`, or `base2`, `base3`, … : the first that is not in `taken`, nor is its rotation
+/// trajectory's name.
 fn unused_name(base: &str, taken: &[String]) -> String {
+    let free = |name: &str| !taken.iter().any(|t| t == name);
     std::iter::once(base.to_owned())
         .chain((2..).map(|k| format!("{base}{k}")))
-        .find(|name| !taken.iter().any(|t| t == name))
+        .find(|name| free(name) && free(&rotation_name(name)))
         .expect("the names are endless")
 }
 
@@ -304,9 +310,12 @@ body floor shape ball init_pos {0 -3 0} fixed 1
         let finished = run.finish();
         let kept = finished.keep(BALL, &scene).unwrap();
         let again = evaluate(&kept).unwrap_or_else(|e| panic!("{e}\n{kept}"));
+        // Pulled by its top, the ball also turned: its rotation is kept too.
         assert!(again.trajectory("b_recorded").is_some());
+        assert!(again.trajectory("b_recorded_rot").is_some());
         assert!(kept.starts_with(BALL));
-        assert!(kept.ends_with("body b var pos\n"), "{kept}");
+        assert!(kept.contains("body b var pos\ntrajectory b_recorded_rot points"));
+        assert!(kept.ends_with("body b var rot\n"), "{kept}");
     }
 
     #[test]
@@ -390,8 +399,12 @@ body floor shape ball init_pos {0 -3 0} fixed 1
 
     #[test]
     fn names_are_numbered_past_those_taken() {
-        let taken = vec!["a_recorded".to_owned(), "a_recorded2".to_owned()];
-        assert_eq!(unused_name("a_recorded", &taken), "a_recorded3");
+        let taken = vec![
+            "a_recorded".to_owned(),
+            "a_recorded2".to_owned(),
+            "a_recorded3_rot".to_owned(),
+        ];
+        assert_eq!(unused_name("a_recorded", &taken), "a_recorded4");
         assert_eq!(unused_name("b_recorded", &taken), "b_recorded");
     }
 }
