@@ -202,6 +202,52 @@ fn dragging_b3_with_shift_rewrites_only_its_init_pos() {
 }
 
 #[test]
+fn z_and_x_push_the_dragged_handle_into_and_out_of_the_screen() {
+    let editor = Editor::start(&example("pendulum.asg"));
+    let original = editor.text();
+    let scene = evaluate(&original).unwrap();
+    let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
+    let eye = camera.eye();
+    let direction = camera.view_direction();
+    // b3's depth along the view direction and how far from the pointer it is drawn, pixels.
+    let placed = |text: &str| {
+        let moved = evaluate(text).ok()?;
+        let at = Point3::from(moved.body("b3")?.init_pos.value);
+        let seen = camera.project(&at, &viewport)?;
+        let off = (seen.x - f64::from(x - area.x)).hypot(seen.y - f64::from(y - area.y));
+        Some(((at - eye).dot(&direction), off))
+    };
+    let (depth, _) = placed(&original).unwrap();
+    // Each push is 5 % of the handle's distance from the eye.
+    let step = 0.05 * (Point3::from(scene.body("b3").unwrap().init_pos.value) - eye).norm();
+    let pushed_by = |steps: f64| {
+        move |text: &str| {
+            let (now, off) = placed(text)?;
+            ((now - depth - steps * step).abs() < 0.2 * step && off < 1.5).then_some(())
+        }
+    };
+
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer]);
+    editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+    editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
+    editor.xdotool(&["key", "z", "z", "z"]);
+    let three = pushed_by(3.0);
+    wait_for(
+        "b3 three pushes into the screen, still under the pointer",
+        || three(&editor.text()),
+    );
+    editor.xdotool(&["key", "x"]);
+    let two = pushed_by(2.0);
+    wait_for("b3 one push back out of the screen", || two(&editor.text()));
+    editor.xdotool(&["mouseup", "1", "keyup", "shift"]);
+    let moved = evaluate(&editor.text()).unwrap();
+    for name in ["b1", "b2"] {
+        assert_eq!(moved.body(name), scene.body(name));
+    }
+}
+
+#[test]
 fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
     let editor = Editor::start(&example("pendulum.asg"));
     let scene = evaluate(&editor.text()).unwrap();
@@ -381,7 +427,7 @@ fn the_shape_editor_writes_a_shape_set_into_the_text() {
 }
 
 #[test]
-fn save_as_and_export_picture_write_the_files_named_in_the_chooser() {
+fn save_as_and_the_exports_write_the_files_named_in_the_chooser() {
     let (dir, file) = scene_file(TWO_BALLS);
     let editor = Editor::start(&file);
     let area = drawn_area(&editor);
@@ -417,4 +463,43 @@ fn save_as_and_export_picture_write_the_files_named_in_the_chooser() {
         "{differ} pixels differ from the viewer's (see {})",
         out.display()
     );
+
+    // The movie of the whole motion, 2 s at 30 frames per second, written on a thread of its
+    // own: done when the file decodes with every frame.
+    let movie = dir.path().join("movie.gif");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+shift+e"]);
+    editor.choose_file("Export a movie", &movie);
+    let frames = wait_for("the movie with all its frames", || {
+        gif_frames(&movie).filter(|frames| *frames == 61)
+    });
+    assert_eq!(frames, 61);
+
+    // glTF: a node and an animation channel per ball.
+    let gltf = dir.path().join("scene.gltf");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+alt+e"]);
+    editor.choose_file("Export glTF", &gltf);
+    let document: serde_json::Value = wait_for("the glTF file", || {
+        let text = std::fs::read_to_string(&gltf).ok()?;
+        serde_json::from_str(&text).ok()
+    });
+    let names: Vec<&str> = document["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["name"].as_str())
+        .collect();
+    assert!(names.contains(&"a") && names.contains(&"b"), "{names:?}");
+    let channels = document["animations"][0]["channels"].as_array().unwrap();
+    assert!(channels.len() >= 2, "{channels:?}");
+}
+
+/// The number of frames of the GIF at `path`, once it is whole.
+fn gif_frames(path: &Path) -> Option<usize> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut decoder = gif::DecodeOptions::new().read_info(file).ok()?;
+    let mut frames = 0;
+    while decoder.read_next_frame().ok()?.is_some() {
+        frames += 1;
+    }
+    Some(frames)
 }

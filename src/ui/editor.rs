@@ -388,6 +388,8 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.save-as", &["<Primary><Shift>s"]);
     app.set_accels_for_action("win.open", &["<Primary>o"]);
     app.set_accels_for_action("win.export-picture", &["<Primary>e"]);
+    app.set_accels_for_action("win.export-movie", &["<Primary><Shift>e"]);
+    app.set_accels_for_action("win.export-gltf", &["<Primary><Alt>e"]);
     app.set_accels_for_action("win.update", &["<Primary>Return"]);
     app.set_accels_for_action("win.cancel", &["Escape"]);
     app.set_accels_for_action("win.play", &["<Primary>p"]);
