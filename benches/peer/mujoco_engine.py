@@ -90,6 +90,7 @@ def run(balls, duration, samples, contact):
             # does not recompute).
             mujoco.mj_forward(model, data)
             states.append(_state(data))
+    _check_no_overflow(data)
     return Outcome(
         label=f"MuJoCo {contact.name}",
         setting=f"MuJoCo {contact.name}: {contact.describe()}",
@@ -103,6 +104,17 @@ def run(balls, duration, samples, contact):
         ),
         collisions=onsets,
     )
+
+
+def _check_no_overflow(data):
+    """MuJoCo drops contacts when its arena is full and only warns; results without them
+    would be wrong."""
+    for warning in (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL):
+        if data.warning[warning].number:
+            raise RuntimeError(
+                f"MuJoCo ran out of contact memory ({warning.name}, {data.narena} bytes): "
+                f"raise MUJOCO_MEMORY_MB in scene.py"
+            )
 
 
 def _state(data):
