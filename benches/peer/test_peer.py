@@ -1,14 +1,19 @@
 """Checks of the benchmark's own parts: `target/peer-venv/bin/python -m unittest discover
 benches/peer` (after `benches/peer/run` has created the environment)."""
 
+import tempfile
 import unittest
+from pathlib import Path
 
 import mujoco
 import numpy as np
 
+import asgard_engine
 import mujoco_engine
 import scene
 from conservation import Samples, drift
+
+ASGARD = Path(__file__).resolve().parents[2] / "target" / "release" / "asgard"
 
 
 class SceneTest(unittest.TestCase):
@@ -89,17 +94,36 @@ class DriftTest(unittest.TestCase):
         self.assertEqual((lost.energy_end, lost.energy_max), (0, 1))
 
 
+def head_on_pair():
+    """Two balls 1 m apart (surface to surface) closing at 2 m/s: they meet at 0.5 s."""
+    return scene.Balls(
+        positions=np.array([[-1.0, 0, 0], [1.0, 0, 0]]),
+        velocities=np.array([[1.0, 0, 0], [-1.0, 0, 0]]),
+        region_radius=1.0,
+    )
+
+
 class MujocoTest(unittest.TestCase):
     def test_a_head_on_pair_exchanges_velocities_and_one_collision_is_counted(self):
-        balls = scene.Balls(
-            positions=np.array([[-1.0, 0, 0], [1.0, 0, 0]]),
-            velocities=np.array([[1.0, 0, 0], [-1.0, 0, 0]]),
-            region_radius=1.0,
-        )
-        outcome = mujoco_engine.run(balls, 2.0, 10, mujoco_engine.ACCURATE)
+        outcome = mujoco_engine.run(head_on_pair(), 2.0, 10, mujoco_engine.ACCURATE)
         self.assertEqual(outcome.collisions, 1)
-        np.testing.assert_allclose(outcome.samples.velocities[-1], [[-1, 0, 0], [1, 0, 0]], atol=1e-3)
+        np.testing.assert_allclose(
+            outcome.samples.velocities[-1], [[-1, 0, 0], [1, 0, 0]], atol=1e-3
+        )
         self.assertLess(drift(outcome.samples).energy_max, 1e-3)
+
+
+@unittest.skipUnless(ASGARD.exists(), f"{ASGARD} is not built (benches/peer/run builds it)")
+class AsgardTest(unittest.TestCase):
+    def test_a_head_on_pair_exchanges_velocities_exactly(self):
+        with tempfile.TemporaryDirectory() as workdir:
+            outcome = asgard_engine.run(ASGARD, head_on_pair(), 2.0, 10, workdir)
+        self.assertEqual(outcome.collisions, 1)
+        self.assertEqual(len(outcome.samples.times), 11)
+        np.testing.assert_allclose(
+            outcome.samples.velocities[-1], [[-1, 0, 0], [1, 0, 0]], atol=1e-12
+        )
+        self.assertLess(drift(outcome.samples).energy_max, 1e-12)
 
 
 if __name__ == "__main__":
