@@ -47,8 +47,8 @@ ACCURATE = Contact(name="accurate", timestep=1e-4, stiffness=1e5)
 head-on pairs), penetration about 1 % of the radius at 2 m/s."""
 
 FAST = Contact(name="fast", timestep=1e-3, stiffness=1e6)
-"""MuJoCo's usual millisecond timestep with contacts as stiff as a few steps per contact
-allow (K * dt^2 = 1, about 3 steps): close to an impulse."""
+"""A millisecond timestep (MuJoCo's default is two) with contacts as stiff as a few steps
+per contact allow (K * dt^2 = 1, about 3 steps): close to an impulse."""
 
 
 def run(balls, duration, samples, contact):
