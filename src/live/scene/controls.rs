@@ -3,6 +3,7 @@
 //! spring's line.
 
 use super::recording::Recording;
+use crate::sim::collide::Collision;
 use crate::sim::physics::{BodyState, SceneMotion};
 use nalgebra::Vector3;
 use std::fmt;
@@ -76,6 +77,10 @@ pub(crate) struct Status {
     /// Why the scene stopped advancing, if it did.
     pub error: Option<String>,
     pub updates: u64,
+    /// The collisions of about the last second, in time order.
+    pub recent_collisions: Vec<Collision>,
+    /// All collisions since the start.
+    pub collision_count: u64,
 }
 
 /// State shared between a [`SceneAdvance`](super::SceneAdvance) and its controls.
@@ -174,6 +179,17 @@ impl LiveControls {
     /// The pull spring's line as of the last step, if a body is grabbed.
     pub fn spring_line(&self) -> Option<SpringLine> {
         lock(&self.shared.status).spring
+    }
+
+    /// The collisions of about the last second of simulated time (older ones are forgotten
+    /// with the motion), in time order, as of the last step.
+    pub fn collisions(&self) -> Vec<Collision> {
+        lock(&self.shared.status).recent_collisions.clone()
+    }
+
+    /// The number of collisions since the start, as of the last step.
+    pub fn collision_count(&self) -> u64 {
+        lock(&self.shared.status).collision_count
     }
 
     /// Why the scene stopped advancing (a failed step), if it did.
