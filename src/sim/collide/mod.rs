@@ -138,14 +138,17 @@ impl Collider {
         self.lock().end = end;
     }
 
-    /// Forgets the collisions before `time` (the simulation has forgotten that motion, so no
-    /// back-up can undo them any more); returns how many were forgotten. Keeps a long live
-    /// run's memory bounded.
-    pub fn forget_before(&self, time: f64) -> usize {
+    /// Forgets the collisions before `time` and returns them in time order: the caller knows
+    /// that no back-up will go before `time` any more, so they stand for good. Keeps a long
+    /// live run's memory, and the cost of undoing collisions at each back-up, bounded.
+    pub fn forget_before(&self, time: f64) -> Vec<Collision> {
         let records = &mut self.lock().records;
-        let before = records.len();
-        records.retain(|r| r.time >= time);
-        before - records.len()
+        let (mut old, new): (Vec<Collision>, Vec<Collision>) = std::mem::take(records)
+            .into_iter()
+            .partition(|r| r.time < time);
+        *records = new;
+        old.sort_by(|a, b| a.time.total_cmp(&b.time));
+        old
     }
 
     /// The components holding body `body`'s state in `partition`.
