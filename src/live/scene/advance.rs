@@ -12,8 +12,8 @@ use nalgebra::Vector3;
 use std::sync::{Arc, Mutex};
 
 /// Simulated time kept behind the current time, for viewers reading slightly old states and
-/// for back-ups within a step; older motion and collisions are forgotten so that memory stays
-/// bounded.
+/// for back-ups within a step; older motion and reported collisions are forgotten so that
+/// memory stays bounded.
 const HISTORY: f64 = 1.0;
 /// Motion older than [`HISTORY`] is dropped every this many steps.
 const FORGET_EVERY: u64 = 64;
@@ -68,9 +68,6 @@ pub struct SceneAdvance {
     model: Model,
     simulation: Simulation,
     collider: Option<Collider>,
-    /// Collisions the collider has forgotten (older than [`HISTORY`]); they can no longer be
-    /// undone.
-    forgotten_collisions: u64,
     shared: Arc<Shared>,
     time: f64,
     /// The current run of equal steps: its start, step and length so far. Times within it
@@ -142,7 +139,6 @@ impl SceneAdvance {
             model,
             simulation,
             collider,
-            forgotten_collisions: 0,
             shared,
             time: start,
             run_of_steps: (start, 0.0, 0),
@@ -265,11 +261,7 @@ impl SceneAdvance {
         self.time = end;
         self.updates += 1;
         if self.updates % FORGET_EVERY == 0 {
-            let horizon = self.time - HISTORY;
-            self.simulation.forget_before(horizon);
-            if let Some(collider) = &self.collider {
-                self.forgotten_collisions += collider.forget_before(horizon) as u64;
-            }
+            self.simulation.forget_before(self.time - HISTORY);
         }
         Ok(())
     }
@@ -283,13 +275,15 @@ impl SceneAdvance {
             })
         });
         lock(&self.shared.recording).record(self.time, &self.shared.motion);
-        let recent = self
-            .collider
-            .as_ref()
-            .map_or_else(Vec::new, Collider::collisions);
+        // No back-up goes before the current time any more (the next update starts here), so
+        // the collider need not keep the collisions before it: they stand.
+        let (settled, pending) = match &self.collider {
+            Some(collider) => (collider.forget_before(self.time), collider.collisions()),
+            None => (Vec::new(), Vec::new()),
+        };
         let mut status = lock(&self.shared.status);
-        status.collision_count = self.forgotten_collisions + recent.len() as u64;
-        status.recent_collisions = recent;
+        status.collisions.settle(settled, self.time - HISTORY);
+        status.collisions.pending = pending;
         status.time = self.time;
         status.spring = spring;
         status.updates = self.updates;
