@@ -2,10 +2,12 @@
 //! rate of a small scene at dt 0.001.
 //!
 //! Time per update is measured over a second of simulated time after a short warm-up and
-//! reported as a ratio to dt (below 1 holds real time). Free bodies under gravity and a chain
-//! of linked boxes are grown by doubling until an update takes longer than dt. For the free
-//! bodies the same simulated second is also computed as a precomputed run (`Model::simulation`,
-//! the playback path), the baseline of what live stepping costs over it.
+//! reported as a ratio to dt (below 1 holds real time). Free bodies under gravity, balls
+//! colliding in a closed box and a chain of linked boxes are grown by doubling until an update
+//! takes longer than dt. For the free bodies the same simulated second is also computed as a
+//! precomputed run (`Model::simulation`, the playback path), the baseline of what live stepping
+//! costs over it; the colliding balls are compared with as many free bodies, the cost of
+//! collision handling in live mode.
 //!
 //! Run with `cargo bench --bench live`.
 
@@ -29,7 +31,46 @@ for {{set i 0}} {{$i < {n}}} {{incr i}} {{
     )
 }
 
-/// A chain of `n` boxes hanging from a fixed point, starting horizontal (examples/chain.asg).
+/// `n` balls in a closed box without gravity, on a grid one metre apart, flying in different
+/// directions at 1 to 1.7 m/s: they keep colliding with each other and the walls (all elastic,
+/// so none comes to rest).
+fn balls_in_box(n: usize) -> String {
+    let side = (1..).find(|s| s * s * s >= n).unwrap_or(1);
+    let (low, high) = (-0.6, side as f64 - 0.4);
+    let middle = (low + high) / 2.0;
+    let length = high - low + 0.4;
+    let mut walls = String::new();
+    for (axis, size) in [
+        (0, format!("0.2 {length} {length}")),
+        (1, format!("{length} 0.2 {length}")),
+        (2, format!("{length} {length} 0.2")),
+    ] {
+        for (end, at) in [("low", low - 0.1), ("high", high + 0.1)] {
+            let mut pos = [middle; 3];
+            pos[axis] = at;
+            walls.push_str(&format!(
+                "shape_set wall{axis}{end} desc {{box {{{size}}}}}\n\
+                 body wall{axis}{end} shape wall{axis}{end} fixed 1 \
+                 init_pos {{{} {} {}}}\n",
+                pos[0], pos[1], pos[2]
+            ));
+        }
+    }
+    format!(
+        "simulator finish 1
+shape_set ball desc {{sphere 0.2}}
+{walls}for {{set i 0}} {{$i < {n}}} {{incr i}} {{
+    body b$i shape ball mass 1 \\
+        init_pos [list [expr {{$i % {side}}}] [expr {{$i / {side} % {side}}}] [expr {{$i / {side2}}}]] \\
+        init_dpos [list [expr {{($i * 7 % 11) * 0.2 - 1}}] [expr {{($i * 5 % 13) * 0.15 - 0.9}}] 1]
+}}
+",
+        side2 = side * side
+    )
+}
+
+/// A chain of `n` boxes hanging from a fixed point, starting horizontal (examples/chain.asg):
+/// one articulated body, so that linked neighbours, which touch, do not collide.
 fn chain(n: usize) -> String {
     format!(
         "simulator finish 1
@@ -37,7 +78,7 @@ set len 0.3
 shape_set link desc {{box {{0.3 0.08 0.08}}}}
 for {{set i 0}} {{$i < {n}}} {{incr i}} {{
     set name box$i
-    body $name shape link mass 0.2 init_pos [list [expr {{($i + 0.5) * $len}}] 0 0]
+    body $name shape link artbody chain mass 0.2 init_pos [list [expr {{($i + 0.5) * $len}}] 0 0]
     force body $name gravity {{0 -9.81 0}}
     if {{$i == 0}} {{
         link body1 $name offset1 [list [expr {{-$len / 2}}] 0 0] point {{0 0 0}} tightness 5000
@@ -51,8 +92,8 @@ for {{set i 0}} {{$i < {n}}} {{incr i}} {{
 }
 
 /// Seconds per update of `text` live at `dt`, over `seconds` of simulated time after a
-/// warm-up of a tenth of that.
-fn per_update(text: &str, pullable: Pullable, dt: f64, seconds: f64) -> f64 {
+/// warm-up of a tenth of that, and the number of collisions in that time.
+fn per_update(text: &str, pullable: Pullable, dt: f64, seconds: f64) -> (f64, u64) {
     let scene = evaluate(text).expect("the bench scene evaluates");
     let options = LiveOptions {
         pullable,
@@ -63,13 +104,17 @@ fn per_update(text: &str, pullable: Pullable, dt: f64, seconds: f64) -> f64 {
     for _ in 0..updates / 10 {
         advance.update(dt);
     }
+    let collisions = controls.collision_count();
     let started = Instant::now();
     for _ in 0..updates {
         advance.update(dt);
     }
     let elapsed = started.elapsed().as_secs_f64();
     assert_eq!(controls.error(), None);
-    elapsed / updates as f64
+    (
+        elapsed / updates as f64,
+        controls.collision_count() - collisions,
+    )
 }
 
 /// Seconds to precompute `seconds` of `text` with the playback simulation, per `dt` of it.
@@ -90,7 +135,7 @@ fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) 
     let dt = 0.01;
     let holds = |n: usize| {
         let seconds = if n >= 1000 { 0.3 } else { 1.0 };
-        let time = per_update(&scene(n), Pullable::Only(Vec::new()), dt, seconds);
+        let (time, _) = per_update(&scene(n), Pullable::Only(Vec::new()), dt, seconds);
         let ratio = time / dt;
         println!(
             "{name:>12} {n:>6} bodies: {:8.3} ms per update, {ratio:6.3} of dt",
@@ -117,13 +162,17 @@ fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) 
 fn main() {
     println!("live mode at dt 0.01 (pushable, not pullable), time per update / dt:");
     let free = largest_real_time("free", 250, free_bodies);
+    let colliding = largest_real_time("box", 32, balls_in_box);
     let linked = largest_real_time("chain", 2, chain);
-    println!("largest holding real time: {free} free bodies, a chain of {linked}");
+    println!(
+        "largest holding real time: {free} free bodies, {colliding} balls colliding in a box, \
+         a chain of {linked}"
+    );
 
     let n = free.max(1);
     let dt = 0.01;
-    let live = per_update(&free_bodies(n), Pullable::Only(Vec::new()), dt, 1.0);
-    let pullable = per_update(&free_bodies(n), Pullable::All, dt, 1.0);
+    let (live, _) = per_update(&free_bodies(n), Pullable::Only(Vec::new()), dt, 1.0);
+    let (pullable, _) = per_update(&free_bodies(n), Pullable::All, dt, 1.0);
     let baseline = precomputed_per_dt(&free_bodies(n), dt);
     println!(
         "{n} free bodies, per 0.01 s of motion: precomputed {:.3} ms (baseline), live {:.3} ms \
@@ -135,9 +184,20 @@ fn main() {
         pullable / baseline,
     );
 
+    let n = colliding.max(1);
+    let (free_time, _) = per_update(&free_bodies(n), Pullable::Only(Vec::new()), dt, 1.0);
+    let (box_time, collisions) = per_update(&balls_in_box(n), Pullable::Only(Vec::new()), dt, 1.0);
+    println!(
+        "{n} bodies, per update at dt 0.01: free {:.3} ms (baseline), colliding in a box {:.3} ms \
+         ({:.2}x, {collisions} collisions in the measured second)",
+        free_time * 1e3,
+        box_time * 1e3,
+        box_time / free_time,
+    );
+
     let dt = 0.001;
     for (name, text) in [("one free ball", free_bodies(1)), ("chain of 5", chain(5))] {
-        let time = per_update(&text, Pullable::All, dt, 2.0);
+        let (time, _) = per_update(&text, Pullable::All, dt, 2.0);
         println!(
             "{name} at dt 0.001: {:.1} us per update, {:.0} updates/s ({:.3} of dt)",
             time * 1e6,

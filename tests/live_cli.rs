@@ -73,6 +73,33 @@ fn a_scripted_drag_pulls_the_body_and_the_recording_becomes_a_trajectory() {
 }
 
 #[test]
+fn collisions_are_handled_and_counted() {
+    // The ball (restitution 0.5) is pulled towards a point beyond the fixed post: it stops at
+    // the post, its centre a metre from the post's, and the run reports the collisions.
+    let dir = tempfile::tempdir().unwrap();
+    let text = SCENE.replace("mass 2", "mass 2 restitution 0.5");
+    let file = scene_file(dir.path(), &text);
+    let output = asgard(&[
+        "live",
+        &file,
+        "--seconds",
+        "1",
+        "--no-divide",
+        "--drag",
+        "b:8,0,0@0..1",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(json["collisions"].as_u64().unwrap() >= 1, "{json}");
+    let [x, _, _] = vector(&json["bodies"]["b"]["position"]);
+    assert!(x < 4.0 + 1e-3, "the ball went through the post to x = {x}");
+}
+
+#[test]
 fn bad_options_are_reported() {
     let dir = tempfile::tempdir().unwrap();
     let file = scene_file(dir.path(), SCENE);

@@ -1,6 +1,6 @@
 //! `asgard live FILE`: runs a scene in live mode, in real time and headless, for a number of
-//! seconds, optionally pulling bodies along scripted drags, and prints the final states and
-//! the recorded trajectories as JSON.
+//! seconds, optionally pulling bodies along scripted drags, and prints the final states, the
+//! number of collisions and the recorded trajectories as JSON.
 //!
 //! A drag `BODY:x,y,z@t0..t1` grabs BODY by its centre of mass at simulated time t0, pulls it
 //! towards the point (x, y, z) and lets go at t1. Errors in the scene are reported as
@@ -201,6 +201,7 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
     let output = json!({
         "time": controls.time(),
         "updates": controls.updates(),
+        "collisions": controls.collision_count(),
         "real_seconds": real,
         "dt": dt.as_secs_f64(),
         "remainder_division": !args.no_divide,

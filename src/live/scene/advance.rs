@@ -5,13 +5,15 @@ use super::controls::{lock, LiveControls, Request, Shared, SpringLine, Status};
 use super::recording::Recording;
 use crate::live::Module;
 use crate::scene::Scene;
+use crate::sim::collide::Collider;
 use crate::sim::physics::{Model, PhysicsError, Pull, Pullable, BODY_VARIABLES};
-use crate::sim::{BackUp, ComponentId, SimError, Simulation, StepObserver};
+use crate::sim::{BackUp, ComponentId, SimError, Simulation};
 use nalgebra::Vector3;
 use std::sync::{Arc, Mutex};
 
 /// Simulated time kept behind the current time, for viewers reading slightly old states and
-/// for back-ups within a step; older motion is forgotten so that memory stays bounded.
+/// for back-ups within a step; older motion and reported collisions are forgotten so that
+/// memory stays bounded.
 const HISTORY: f64 = 1.0;
 /// Motion older than [`HISTORY`] is dropped every this many steps.
 const FORGET_EVERY: u64 = 64;
@@ -58,12 +60,14 @@ struct Grab {
 /// [`LiveControls`] are applied before each step; a failed step stops the scene and is
 /// reported through the controls.
 ///
-/// Collision handling plugs in as a [`StepObserver`] ([`SceneAdvance::set_step_observer`]): it
-/// sees every component step and may back components up, within the current step, as in a
-/// precomputed run.
+/// Collisions are handled by the same [`Collider`] as in a precomputed run (unless the scene
+/// turns them off with `simulator collisions 0`): it sees every component step, checks its
+/// windows up to the end of each update and backs components up within the step, so every
+/// update leaves the scene with all collisions up to its time handled.
 pub struct SceneAdvance {
     model: Model,
     simulation: Simulation,
+    collider: Option<Collider>,
     shared: Arc<Shared>,
     time: f64,
     /// The current run of equal steps: its start, step and length so far. Times within it
@@ -89,6 +93,12 @@ impl SceneAdvance {
         simulation
             .set_end(start)
             .map_err(|e| model.describe(e, Some(simulation.partition())))?;
+        let collider = scene.simulator.collisions.then(|| {
+            let collider = Collider::new(scene, &model);
+            collider.set_end(start);
+            simulation.set_observer(collider.observer());
+            collider
+        });
         let mut recorded = Vec::new();
         for &b in &options.record {
             let body = model.bodies().get(b).ok_or_else(|| {
@@ -128,6 +138,7 @@ impl SceneAdvance {
         let advance = SceneAdvance {
             model,
             simulation,
+            collider,
             shared,
             time: start,
             run_of_steps: (start, 0.0, 0),
@@ -147,11 +158,6 @@ impl SceneAdvance {
     /// The simulated time reached.
     pub fn time(&self) -> f64 {
         self.time
-    }
-
-    /// Installs the observer that sees every component step (collision detection).
-    pub fn set_step_observer(&mut self, observer: Box<dyn StepObserver>) {
-        self.simulation.set_observer(observer);
     }
 
     /// Applies the requests made since the last step, then restarts the components of every
@@ -248,6 +254,9 @@ impl SceneAdvance {
         let (first, step, count) = self.run_of_steps;
         let end = first + count as f64 * step;
         self.simulation.set_end(end)?;
+        if let Some(collider) = &self.collider {
+            collider.set_end(end);
+        }
         self.simulation.run_to_end()?;
         self.time = end;
         self.updates += 1;
@@ -266,7 +275,15 @@ impl SceneAdvance {
             })
         });
         lock(&self.shared.recording).record(self.time, &self.shared.motion);
+        // No back-up goes before the current time any more (the next update starts here), so
+        // the collider need not keep the collisions before it: they stand.
+        let (settled, pending) = match &self.collider {
+            Some(collider) => (collider.forget_before(self.time), collider.collisions()),
+            None => (Vec::new(), Vec::new()),
+        };
         let mut status = lock(&self.shared.status);
+        status.collisions.settle(settled, self.time - HISTORY);
+        status.collisions.pending = pending;
         status.time = self.time;
         status.spring = spring;
         status.updates = self.updates;

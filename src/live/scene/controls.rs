@@ -3,8 +3,10 @@
 //! spring's line.
 
 use super::recording::Recording;
+use crate::sim::collide::Collision;
 use crate::sim::physics::{BodyState, SceneMotion};
 use nalgebra::Vector3;
+use std::collections::VecDeque;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -76,6 +78,29 @@ pub(crate) struct Status {
     /// Why the scene stopped advancing, if it did.
     pub error: Option<String>,
     pub updates: u64,
+    pub collisions: Reported,
+}
+
+/// The collisions reported to the controls: those of about the last second (the motion a
+/// live scene keeps) that stand for good, and those at the current time, which the next step
+/// might still undo.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reported {
+    settled: VecDeque<Collision>,
+    /// Settled collisions since the start, including those dropped.
+    settled_count: u64,
+    pub pending: Vec<Collision>,
+}
+
+impl Reported {
+    /// Adds `settled` (in time order, after those known) and drops those before `horizon`.
+    pub fn settle(&mut self, settled: Vec<Collision>, horizon: f64) {
+        self.settled_count += settled.len() as u64;
+        self.settled.extend(settled);
+        while self.settled.front().is_some_and(|c| c.time < horizon) {
+            self.settled.pop_front();
+        }
+    }
 }
 
 /// State shared between a [`SceneAdvance`](super::SceneAdvance) and its controls.
@@ -174,6 +199,25 @@ impl LiveControls {
     /// The pull spring's line as of the last step, if a body is grabbed.
     pub fn spring_line(&self) -> Option<SpringLine> {
         lock(&self.shared.status).spring
+    }
+
+    /// The collisions of about the last second of simulated time (older ones are forgotten
+    /// with the motion), in time order, as of the last step.
+    pub fn collisions(&self) -> Vec<Collision> {
+        let status = lock(&self.shared.status);
+        let reported = &status.collisions;
+        reported
+            .settled
+            .iter()
+            .chain(&reported.pending)
+            .copied()
+            .collect()
+    }
+
+    /// The number of collisions since the start, as of the last step.
+    pub fn collision_count(&self) -> u64 {
+        let reported = &lock(&self.shared.status).collisions;
+        reported.settled_count + reported.pending.len() as u64
     }
 
     /// Why the scene stopped advancing (a failed step), if it did.

@@ -6,7 +6,10 @@
 //! a [`Simulation`](crate::sim::Simulation) of it whose end time moves on by the driver's
 //! fixed dt at every update, so live motion comes from the same equations, integrator and
 //! scheduler as a precomputed run. Pulls and pushes are external inputs of those equations:
-//! [`LiveControls`] changes their values between steps, never the equations.
+//! [`LiveControls`] changes their values between steps, never the equations. Collisions are
+//! handled by the same [`Collider`](crate::sim::collide::Collider) as in a precomputed run,
+//! its windows closing at the end of every update, so what an update shows has its
+//! collisions handled; the controls report them ([`LiveControls::collisions`]).
 //!
 //! ```
 //! use asgard::live::{scene::{LiveOptions, SceneAdvance}, Module};

@@ -130,6 +130,27 @@ impl Collider {
         new.inherit(&old, old_model, changed)
     }
 
+    /// Moves the time up to which windows are checked (at first the scene's finish). A live
+    /// run moves it on with the simulation's end at every update, so the last window of an
+    /// update closes at that update's end and its collisions are handled before its states
+    /// are shown.
+    pub fn set_end(&self, end: f64) {
+        self.lock().end = end;
+    }
+
+    /// Forgets the collisions before `time` and returns them in time order: the caller knows
+    /// that no back-up will go before `time` any more, so they stand for good. Keeps a long
+    /// live run's memory, and the cost of undoing collisions at each back-up, bounded.
+    pub fn forget_before(&self, time: f64) -> Vec<Collision> {
+        let records = &mut self.lock().records;
+        let (mut old, new): (Vec<Collision>, Vec<Collision>) = std::mem::take(records)
+            .into_iter()
+            .partition(|r| r.time < time);
+        *records = new;
+        old.sort_by(|a, b| a.time.total_cmp(&b.time));
+        old
+    }
+
     /// The components holding body `body`'s state in `partition`.
     pub fn components_of(&self, body: usize, partition: &Partition) -> Vec<ComponentId> {
         self.lock().components_of(body, partition)
@@ -163,7 +184,10 @@ struct Detector {
     /// The body of each state variable.
     body_of_var: Vec<u32>,
     start: f64,
+    /// Windows are checked up to here.
     end: f64,
+    /// The scene's span from start to finish, the scale of the time tolerance.
+    span: f64,
     /// The length of a check window.
     window: f64,
     /// Per body, how far all its components are computed (infinite without a shape or fixed).
@@ -203,6 +227,7 @@ impl Detector {
             body_of_var,
             start,
             end,
+            span: end - start,
             window: simulator.step,
             reach,
             checked,
@@ -303,7 +328,7 @@ impl Detector {
 
         let pairs = self.candidate_pairs(&active, &boxes);
         let mut found: Vec<(Found, usize, usize)> = Vec::new();
-        let span = self.end - self.start;
+        let span = self.span;
         for (i, j) in pairs {
             let (Some((a0, a1)), Some((b0, b1))) = (&ends[i], &ends[j]) else {
                 continue;
