@@ -211,7 +211,7 @@ impl Detector {
             reach,
             checked,
             at_checked: vec![None; bodies.len()],
-            known: KnownBoxes::new(bodies.len()),
+            known: KnownBoxes::new(bodies.len(), simulator.step),
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
