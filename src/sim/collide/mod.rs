@@ -42,6 +42,7 @@ use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::physics::{Model, BODY_VARIABLES};
 use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
+use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
 use known::KnownBoxes;
@@ -176,6 +177,8 @@ struct Detector {
     at_checked: Vec<Option<(f64, Kinematics)>>,
     /// Per body, the boxes it swept over the windows it was checked over.
     known: KnownBoxes,
+    /// Per body, where in the tracks its state was last read for a check.
+    cursors: Vec<[Cursor; BODY_VARIABLES]>,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
     records: Vec<Collision>,
@@ -212,6 +215,7 @@ impl Detector {
             checked,
             at_checked: vec![None; bodies.len()],
             known: KnownBoxes::new(bodies.len(), simulator.step),
+            cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
@@ -293,10 +297,11 @@ impl Detector {
     }
 
     /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed.
-    fn ends(&self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
+    fn ends(&mut self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
         let body = &self.bodies[b];
         body.shape.as_ref()?;
-        Some((self.state_at(b, t0, context)?, body.state(context, t1)?))
+        let start = self.state_at(b, t0, context)?;
+        Some((start, body.state_from(context, t1, &mut self.cursors[b])?))
     }
 
     /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
@@ -324,7 +329,7 @@ impl Detector {
             }
             let states = self.ends(b, t0, t1, context);
             boxes.push(match &states {
-                Some((s0, s1)) => swept_box(body.reach, s0, s1, t1 - t0),
+                Some((s0, s1)) => swept_box(self.bodies[b].reach, s0, s1, t1 - t0),
                 None => nowhere,
             });
             ends[b] = Some(states);

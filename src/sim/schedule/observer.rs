@@ -103,8 +103,17 @@ impl StepContext<'_> {
     /// `before`) into `out`, one per variable; false if any is not computed (`out` is then
     /// partly written). Variables of one component that follow each other share one lock and
     /// one search of its track, so reading a body's whole state costs about one lookup.
-    pub fn values(&self, vars: &[VarId], time: f64, before: bool, out: &mut [f64]) -> bool {
-        if out.len() != vars.len() {
+    /// `cursors`, one per variable, remember where in the tracks the last read was, which
+    /// makes reads at nearby or increasing times cheaper still.
+    pub fn values(
+        &self,
+        vars: &[VarId],
+        time: f64,
+        before: bool,
+        cursors: &mut [Cursor],
+        out: &mut [f64],
+    ) -> bool {
+        if out.len() != vars.len() || cursors.len() != vars.len() {
             return false;
         }
         let side = if before { Side::Before } else { Side::After };
@@ -114,11 +123,11 @@ impl StepContext<'_> {
                 return false;
             };
             let track = self.tracks.read(c);
-            let mut cursor = Cursor::default();
+            let first = k;
             while k < vars.len() {
                 match self.tracks.location(vars[k]) {
                     Some((owner, local)) if owner == c => {
-                        match track.value(local, time, side, &mut cursor) {
+                        match track.value(local, time, side, &mut cursors[first]) {
                             Some(value) => out[k] = value,
                             None => return false,
                         }
