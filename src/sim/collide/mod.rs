@@ -11,7 +11,10 @@
 //!    mass at both ends, grown by how far the interpolated path can bow out), and lets a sweep
 //!    and prune ([`SweepAndPrune`]) name the pairs whose boxes overlap, so that ten thousand
 //!    bodies never cost ten thousand squared pair tests; directly linked parts of one
-//!    articulated body are left out (other parts of one articulated body do collide);
+//!    articulated body are left out (other parts of one articulated body do collide). Bodies
+//!    already checked past the window are boxed from what they swept when they were checked
+//!    (see `known`), so a window checking a few catching-up bodies does not read every
+//!    body's tracks;
 //! 2. for each such pair finds the first time of contact on the interpolated states by
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started

@@ -8,7 +8,9 @@
 //! plate therefore cannot pass through each other between two looks, however large the time
 //! step. When a look finds the pair already interpenetrating (the bound was exceeded, or the
 //! interval ends inside), the contact time is found by bisection between the last time apart
-//! and that time, to within the distance tolerance or the time tolerance.
+//! and that time, to within the distance tolerance or the time tolerance. A pair whose
+//! bounding spheres are too far apart to meet within the interval at that speed is passed
+//! over without measuring the shapes.
 
 use super::bodies::{CollisionBody, Kinematics};
 use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
