@@ -11,7 +11,10 @@
 //!    mass at both ends, grown by how far the interpolated path can bow out), and lets a sweep
 //!    and prune ([`SweepAndPrune`]) name the pairs whose boxes overlap, so that ten thousand
 //!    bodies never cost ten thousand squared pair tests; directly linked parts of one
-//!    articulated body are left out (other parts of one articulated body do collide);
+//!    articulated body are left out (other parts of one articulated body do collide). Bodies
+//!    already checked past the window are boxed from what they swept when they were checked
+//!    (see `known`), so a window checking a few catching-up bodies does not read every
+//!    body's tracks;
 //! 2. for each such pair finds the first time of contact on the interpolated states by
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
@@ -30,6 +33,7 @@
 //! never by component, so it survives the repartitioning of an incremental update.
 
 mod bodies;
+mod known;
 mod min_tree;
 mod narrow;
 mod response;
@@ -41,8 +45,10 @@ use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::physics::{Model, BODY_VARIABLES};
 use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
+use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
+use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, speed_bound, Found, Pair};
@@ -196,6 +202,10 @@ struct Detector {
     checked: MinTree,
     /// Per body, its state at its checked time, when known.
     at_checked: Vec<Option<(f64, Kinematics)>>,
+    /// Per body, the boxes it swept over the windows it was checked over.
+    known: KnownBoxes,
+    /// Per body, where in the tracks its state was last read for a check.
+    cursors: Vec<[Cursor; BODY_VARIABLES]>,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
     records: Vec<Collision>,
@@ -232,6 +242,8 @@ impl Detector {
             reach,
             checked,
             at_checked: vec![None; bodies.len()],
+            known: KnownBoxes::new(bodies.len(), simulator.step),
+            cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
@@ -271,16 +283,22 @@ impl Detector {
 
     fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
         let partition = context.partition();
-        for b in self.bodies_of(partition.members(step.component)) {
-            if !self.tracked(b) {
+        let mut last = None;
+        for var in partition.members(step.component) {
+            let Some(&b) = self.body_of_var.get(var.index()) else {
+                continue;
+            };
+            let b = b as usize;
+            if last == Some(b) || !self.tracked(b) {
                 continue;
             }
-            let reached = self
-                .components_of(b, partition)
-                .iter()
-                .map(|&c| context.reached(c))
-                .fold(f64::INFINITY, f64::min);
-            self.reach.set(b, reached);
+            last = Some(b);
+            if let Some(vars) = self.bodies[b].model.vars {
+                let reached = (0..BODY_VARIABLES)
+                    .map(|k| context.reached(partition.component_of(vars.at(k))))
+                    .fold(f64::INFINITY, f64::min);
+                self.reach.set(b, reached);
+            }
         }
         loop {
             let t0 = self.checked.min();
@@ -306,31 +324,55 @@ impl Detector {
         }
     }
 
+    /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed.
+    fn ends(&mut self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
+        let body = &self.bodies[b];
+        body.shape.as_ref()?;
+        let start = self.state_at(b, t0, context)?;
+        Some((start, body.state_from(context, t1, &mut self.cursors[b])?))
+    }
+
     /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
     /// asked for a back-up.
+    ///
+    /// The bodies already checked past the window are boxed from what they are known to sweep
+    /// when that covers the window, and their states are read only if a pair needs them.
     fn check(&mut self, t0: f64, t1: f64, context: &mut StepContext<'_>) -> bool {
         let n = self.bodies.len();
         let active: Vec<bool> = (0..n).map(|b| self.checked.get(b) < t1).collect();
-        let mut ends: Vec<Option<(Kinematics, Kinematics)>> = Vec::with_capacity(n);
+        let mut ends: Vec<Option<Ends>> = vec![None; n];
         let mut boxes = Vec::with_capacity(n);
         let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
-        for (b, body) in self.bodies.iter().enumerate() {
-            let states = body
-                .shape
-                .as_ref()
-                .and_then(|_| Some((self.state_at(b, t0, context)?, body.state(context, t1)?)));
+        for b in 0..n {
+            let body = &self.bodies[b];
+            if body.shape.is_none() {
+                boxes.push(nowhere);
+                continue;
+            }
+            if !active[b] && self.tracked(b) {
+                if let Some(known) = self.known.over(b, t0, t1) {
+                    boxes.push(known);
+                    continue;
+                }
+            }
+            let states = self.ends(b, t0, t1, context);
             boxes.push(match &states {
-                Some((s0, s1)) => swept_box(body.reach, s0, s1, t1 - t0),
+                Some((s0, s1)) => swept_box(self.bodies[b].reach, s0, s1, t1 - t0),
                 None => nowhere,
             });
-            ends.push(states);
+            ends[b] = Some(states);
         }
 
         let pairs = self.candidate_pairs(&active, &boxes);
         let mut found: Vec<(Found, usize, usize)> = Vec::new();
         let span = self.span;
         for (i, j) in pairs {
-            let (Some((a0, a1)), Some((b0, b1))) = (&ends[i], &ends[j]) else {
+            for b in [i, j] {
+                if ends[b].is_none() {
+                    ends[b] = Some(self.ends(b, t0, t1, context));
+                }
+            }
+            let (Some(Some((a0, a1))), Some(Some((b0, b1)))) = (&ends[i], &ends[j]) else {
                 continue;
             };
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
@@ -340,6 +382,7 @@ impl Detector {
                 speed: speed_bound(a, (a0, a1), b, (b0, b1), t1 - t0),
                 tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
                 time_tolerance: TIME_TOLERANCE * span,
+                known: [(t0, *a0, *b0), (t1, *a1, *b1)],
             };
             let from = self.checked.get(i).min(self.checked.get(j)).max(t0);
             let cache = self.caches.entry((i, j)).or_default();
@@ -349,6 +392,11 @@ impl Detector {
         }
         found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
 
+        for b in 0..n {
+            if active[b] && self.tracked(b) && matches!(ends[b], Some(Some(_))) {
+                self.known.record(b, t0, t1, boxes[b]);
+            }
+        }
         let mut next: Vec<f64> = (0..n)
             .map(|b| if active[b] { t1 } else { self.checked.get(b) })
             .collect();
@@ -371,7 +419,7 @@ impl Detector {
             }
             self.checked.set(b, next[b]);
             self.at_checked[b] = match ends[b] {
-                Some((_, s1)) if next[b] == t1 => Some((t1, s1)),
+                Some(Some((_, s1))) if next[b] == t1 => Some((t1, s1)),
                 _ => None,
             };
         }
@@ -551,6 +599,7 @@ impl Detector {
     ) {
         for b in self.bodies_of(partition.members(component)) {
             if self.tracked(b) {
+                self.known.truncate(b, time);
                 self.reach.set(b, self.reach.get(b).min(time));
                 if self.checked.get(b) > time {
                     self.checked.set(b, time);
@@ -607,6 +656,7 @@ impl Detector {
             }
             self.checked.set(b, old.checked.get(o));
             self.reach.set(b, old.reach.get(o));
+            self.known.copy_body(b, &old.known, o);
         }
         let mut back_ups = Vec::new();
         for r in &old.records {
@@ -630,6 +680,9 @@ impl Detector {
         back_ups
     }
 }
+
+/// A body's states at both ends of a check window.
+type Ends = Option<(Kinematics, Kinematics)>;
 
 /// A box holding body's shape over an interval: its bounding sphere about the centre of mass
 /// at both ends, grown by how far the interpolated path can bow out between them under a

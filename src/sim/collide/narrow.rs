@@ -8,7 +8,9 @@
 //! plate therefore cannot pass through each other between two looks, however large the time
 //! step. When a look finds the pair already interpenetrating (the bound was exceeded, or the
 //! interval ends inside), the contact time is found by bisection between the last time apart
-//! and that time, to within the distance tolerance or the time tolerance.
+//! and that time, to within the distance tolerance or the time tolerance. A pair whose
+//! bounding spheres are too far apart to meet within the interval at that speed is passed
+//! over without measuring the shapes.
 
 use super::bodies::{CollisionBody, Kinematics};
 use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
@@ -35,6 +37,9 @@ pub(crate) struct Pair<'a> {
     pub tolerance: f64,
     /// Contact times are found to within this.
     pub time_tolerance: f64,
+    /// States of both bodies already read, with their time (the interval's ends), so that
+    /// looks there need not read the tracks again.
+    pub known: [(f64, Kinematics, Kinematics); 2],
 }
 
 /// A contact found: the time, the geometry there and both states (after any jump there).
@@ -75,9 +80,12 @@ pub(crate) fn first_contact(
     to: f64,
     cache: &mut ShapePairCache,
 ) -> Option<Found> {
+    let known = |t: f64| pair.known.iter().find(|known| known.0 == t);
     let look = |t: f64, cache: &mut ShapePairCache| -> Option<Found> {
-        let a = pair.a.state(context, t)?;
-        let b = pair.b.state(context, t)?;
+        let (a, b) = match known(t) {
+            Some(&(_, a, b)) => (a, b),
+            None => (pair.a.state(context, t)?, pair.b.state(context, t)?),
+        };
         let contact = closest_between_shapes(
             pair.a.shape.as_ref()?,
             &pair.a.pose(&a),
@@ -99,6 +107,18 @@ pub(crate) fn first_contact(
     };
 
     let hits = |f: &Found| f.contact.contact.distance <= pair.tolerance && approaching(f);
+
+    // Bounding spheres (about the centres of mass, as far as the shapes reach) farther apart
+    // than the pair can close over the interval, and still apart at its end: the search below
+    // would look at both ends only and find nothing, so the shapes need not be measured.
+    let gap = |&(_, a, b): &(f64, Kinematics, Kinematics)| {
+        (b.position - a.position).norm() - pair.a.reach - pair.b.reach
+    };
+    if let (Some(start), Some(end)) = (known(from), known(to)) {
+        if gap(start) > pair.tolerance + pair.speed * (to - from) && gap(end) > pair.tolerance {
+            return None;
+        }
+    }
 
     let mut t = from;
     // The last time the pair was seen apart.

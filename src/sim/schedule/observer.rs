@@ -99,6 +99,47 @@ impl StepContext<'_> {
             .value(var, time, Side::Before, &mut Cursor::default())
     }
 
+    /// The values of `vars` at `time` (after any jump there, or just before it with
+    /// `before`) into `out`, one per variable; false if any is not computed (`out` is then
+    /// partly written). Variables of one component that follow each other share one lock and
+    /// one search of its track, so reading a body's whole state costs about one lookup.
+    /// `cursors`, one per variable, remember where in the tracks the last read was, which
+    /// makes reads at nearby or increasing times cheaper still.
+    pub fn values(
+        &self,
+        vars: &[VarId],
+        time: f64,
+        before: bool,
+        cursors: &mut [Cursor],
+        out: &mut [f64],
+    ) -> bool {
+        if out.len() != vars.len() || cursors.len() != vars.len() {
+            return false;
+        }
+        let side = if before { Side::Before } else { Side::After };
+        let mut k = 0;
+        while k < vars.len() {
+            let Some((c, _)) = self.tracks.location(vars[k]) else {
+                return false;
+            };
+            let track = self.tracks.read(c);
+            let first = k;
+            while k < vars.len() {
+                match self.tracks.location(vars[k]) {
+                    Some((owner, local)) if owner == c => {
+                        match track.value(local, time, side, &mut cursors[first]) {
+                            Some(value) => out[k] = value,
+                            None => return false,
+                        }
+                    }
+                    _ => break,
+                }
+                k += 1;
+            }
+        }
+        true
+    }
+
     /// Asks for a back-up once the callback returns.
     pub fn request_back_up(&mut self, request: BackUp) {
         self.requests.push(request);
