@@ -9,13 +9,17 @@
 
 mod xdotool;
 use asgard::ipc::names::{RENDITION_XML, SUBDOCUMENT_XML};
-use asgard::ipc::{SlaveProcess, SubdocumentProxy, SubdocumentProxyBlocking};
+use asgard::ipc::{
+    Error as CallError, FrameReader, RenditionProxyBlocking, SlaveProcess, SubdocumentProxy,
+    SubdocumentProxyBlocking,
+};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use xdotool::xdotool;
 use zbus::fdo::IntrospectableProxy;
+use zbus::proxy::CacheProperties;
 
 const ASGARD: &str = env!("CARGO_BIN_EXE_asgard");
 
@@ -265,6 +269,222 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
     assert_eq!(subdocument.get_scene_text().unwrap(), text);
     // The slave ends when the last proxy lets go of the connection, editor windows and all.
     drop(listener);
+    drop(subdocument);
+    drop(connection);
+    assert!(child.wait().unwrap().success());
+}
+
+/// A ball drifting up between two fixed markers, for live mode: the ball red, the markers
+/// green, so the ball's pixels can be told apart.
+const LIVE_SCENE: &str = "shape_set ball desc {sphere 0.4 color red}
+shape_set marker desc {sphere 0.2 color green}
+body b shape ball init_pos {0 0 0} init_dpos {0 0.1 0}
+body left shape marker init_pos {-3 0 0} fixed 1
+body right shape marker init_pos {3 0 0} fixed 1
+";
+
+/// The frames of one rendition as they are announced: each FrameReady's newest whole frame.
+struct LiveFrames {
+    reader: FrameReader,
+    announced: std::sync::mpsc::Receiver<()>,
+    width: usize,
+}
+
+/// One frame read back: the simulated time it shows and its pixels.
+struct Shown {
+    time: f64,
+    pixels: Vec<u8>,
+}
+
+impl LiveFrames {
+    fn new(rendition: &RenditionProxyBlocking<'static>) -> LiveFrames {
+        let reader = FrameReader::from_reply(rendition.get_frame_buffer().unwrap()).unwrap();
+        let width = reader.layout().width as usize;
+        let (sender, announced) = std::sync::mpsc::channel();
+        let signals = rendition.receive_frame_ready().unwrap();
+        std::thread::spawn(move || {
+            for _ in signals {
+                if sender.send(()).is_err() {
+                    return;
+                }
+            }
+        });
+        LiveFrames {
+            reader,
+            announced,
+            width,
+        }
+    }
+
+    /// The next frame announced.
+    fn next(&self) -> Shown {
+        self.announced
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("a FrameReady within a minute");
+        let mut pixels = Vec::new();
+        let info = self.reader.read_latest(&mut pixels).expect("a whole frame");
+        Shown {
+            time: info.time,
+            pixels,
+        }
+    }
+
+    /// The first of the next thousand frames announced for which `wanted` holds.
+    fn first(&self, wanted: impl Fn(&Shown) -> bool) -> Shown {
+        for _ in 0..1000 {
+            let shown = self.next();
+            if wanted(&shown) {
+                return shown;
+            }
+        }
+        panic!("no frame of the next thousand is the one expected");
+    }
+
+    /// The first frame announced that shows `time` or later.
+    fn at_least(&self, time: f64) -> Shown {
+        self.first(|shown| shown.time >= time)
+    }
+
+    /// The centre of the red pixels (the ball) of `shown`, in rendition pixels.
+    fn ball(&self, shown: &Shown) -> (f64, f64) {
+        let stride = self.reader.layout().stride as usize;
+        let (mut sum_x, mut sum_y, mut count) = (0.0, 0.0, 0.0);
+        for (row, line) in shown.pixels.chunks(stride).enumerate() {
+            for (column, pixel) in line[..self.width * 4].chunks(4).enumerate() {
+                let (r, g, b) = (
+                    f64::from(pixel[0]),
+                    f64::from(pixel[1]),
+                    f64::from(pixel[2]),
+                );
+                if r > 60.0 && r > 2.5 * g && r > 2.5 * b {
+                    sum_x += column as f64;
+                    sum_y += row as f64;
+                    count += 1.0;
+                }
+            }
+        }
+        assert!(
+            count > 20.0,
+            "the ball is not in the picture ({count} red pixels)"
+        );
+        (sum_x / count, sum_y / count)
+    }
+}
+
+/// The D-Bus error name in a failed property call.
+fn error_name(e: &zbus::Error) -> String {
+    match e {
+        zbus::Error::MethodError(name, _, _) => name.to_string(),
+        zbus::Error::FDO(e) => zbus::DBusError::name(e.as_ref()).to_string(),
+        other => panic!("expected a D-Bus error, got {other:?}"),
+    }
+}
+
+/// Live mode over D-Bus (issue 8 §3): `Mode = live` runs the scene in real time, so frames
+/// keep coming with a rising time; a press on the ball, a motion and a release pull it the
+/// way of the drag; an arrow key pushes it; a new scene restarts the run; other renditions
+/// keep their own mode; `Mode = playback` returns to the computed motion where it was; bad
+/// modes and playback commands in live mode get named errors.
+#[test]
+fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
+    let mut command = Command::new(ASGARD);
+    command.arg("slave");
+    let SlaveProcess {
+        mut child,
+        connection,
+    } = zbus::block_on(SlaveProcess::spawn(command)).unwrap();
+    let connection = zbus::blocking::Connection::from(connection);
+    let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
+    subdocument.set_scene_text(LIVE_SCENE).unwrap();
+    let rendition = |path| {
+        RenditionProxyBlocking::builder(&connection)
+            .path(path)
+            .unwrap()
+            .cache_properties(CacheProperties::No)
+            .build()
+            .unwrap()
+    };
+    let live = rendition(subdocument.create_rendition(320, 240).unwrap());
+    let other = rendition(subdocument.create_rendition(64, 48).unwrap());
+    let frames = LiveFrames::new(&live);
+
+    let refused = live.set_mode("fast").unwrap_err();
+    assert_eq!(
+        error_name(&refused),
+        "org.freedesktop.DBus.Error.InvalidArgs"
+    );
+    assert_eq!(live.mode().unwrap(), "playback");
+    live.set_mode("live").unwrap();
+    assert_eq!(live.mode().unwrap(), "live");
+    assert_eq!(
+        other.mode().unwrap(),
+        "playback",
+        "each rendition has its own mode"
+    );
+    assert!(matches!(live.play(), Err(CallError::NotAvailable(_))));
+
+    // The run advances in real time: every frame shows a later time, and the ball drifts.
+    let first = frames.at_least(0.05);
+    let mut last = first.time;
+    for _ in 0..5 {
+        let time = frames.next().time;
+        assert!(time >= last, "{time} after {last}");
+        last = time;
+    }
+    let later = frames.at_least(first.time + 0.5);
+    assert!(later.time > first.time);
+    assert_ne!(later.pixels, first.pixels, "the live picture changes");
+    assert!(live.time().unwrap() >= later.time);
+
+    // Pull the ball 60 pixels to the right.
+    let (x, y) = frames.ball(&later);
+    live.pointer("press", 1, x, y, 0).unwrap();
+    live.pointer("motion", 0, x + 30.0, y, 0).unwrap();
+    live.pointer("motion", 0, x + 60.0, y, 0).unwrap();
+    let pulled = frames.at_least(frames.next().time + 1.0);
+    live.pointer("release", 1, x + 60.0, y, 0).unwrap();
+    let (pulled_x, pulled_y) = frames.ball(&pulled);
+    // The spring holds the grabbed point (the ball's front) under the pointer; the centre may
+    // turn about it, by less than the radius.
+    assert!(
+        pulled_x - x > 30.0 && (pulled_y - y).abs() < 20.0,
+        "the ball follows the drag from ({x}, {y}) to ({}, {y}): it is at ({pulled_x}, {pulled_y})",
+        x + 60.0
+    );
+
+    // A new scene text starts the run again from its start.
+    subdocument
+        .set_scene_text(&LIVE_SCENE.replace("init_dpos {0 0.1 0}", "init_dpos {0 0 0}"))
+        .unwrap();
+    let restarted = frames.first(|shown| shown.time < pulled.time);
+    assert!(restarted.time < 0.5, "{}", restarted.time);
+    assert_eq!(live.mode().unwrap(), "live");
+
+    // A click on the ball selects it for the arrow keys, which push it along the screen.
+    let still = frames.at_least(restarted.time + 0.1);
+    let (x, y) = frames.ball(&still);
+    live.pointer("press", 1, x, y, 0).unwrap();
+    live.pointer("release", 1, x, y, 0).unwrap();
+    live.key("Right", true, 0).unwrap();
+    let pushing = frames.at_least(frames.next().time + 0.3);
+    live.key("Right", false, 0).unwrap();
+    let (pushed_x, pushed_y) = frames.ball(&pushing);
+    assert!(
+        pushed_x > x + 3.0 && (pushed_y - y).abs() < 3.0,
+        "pushed from ({x}, {y}) to ({pushed_x}, {pushed_y})"
+    );
+
+    // Back to playback, which goes on where it was: paused at the start.
+    live.set_mode("playback").unwrap();
+    assert_eq!(live.mode().unwrap(), "playback");
+    assert_eq!(live.time().unwrap(), 0.0);
+    assert!(!live.playing().unwrap());
+    live.seek(0.125).unwrap();
+    assert_eq!(live.time().unwrap(), 0.125);
+    live.play().unwrap();
+    assert!(live.playing().unwrap());
+
+    drop((live, other, frames));
     drop(subdocument);
     drop(connection);
     assert!(child.wait().unwrap().success());

@@ -11,8 +11,8 @@ use super::input::{InputEvent, InputQueue};
 use super::probe::AnimationState;
 use crate::doc::PresentationSize;
 use crate::ipc::{
-    self, EditorKind, FrameReader, HandleKind, Modifiers, PointerKind, RenditionProxy,
-    SlaveProcess, SubdocumentProxy,
+    self, EditorKind, FrameReader, HandleKind, Modifiers, PlaybackMode, PointerKind,
+    RenditionProxy, SlaveProcess, SubdocumentProxy,
 };
 use gtk::prelude::*;
 use gtk::{gdk, gio, glib};
@@ -80,6 +80,8 @@ pub struct Animation {
     last_serial: Cell<u64>,
     frames_shown: Cell<u64>,
     handles: RefCell<BTreeSet<HandleKind>>,
+    /// Whether the rendition was asked to run live (its `Mode`).
+    live: Cell<bool>,
     input: RefCell<InputQueue>,
     sending: Cell<bool>,
     events: EventSink,
@@ -131,6 +133,7 @@ impl Animation {
             last_serial: Cell::new(0),
             frames_shown: Cell::new(0),
             handles: RefCell::new(BTreeSet::new()),
+            live: Cell::new(false),
             input: RefCell::new(InputQueue::new(INPUT_QUEUE_CAPACITY)),
             sending: Cell::new(false),
             events,
@@ -193,6 +196,8 @@ impl Animation {
     /// Ends the slave: closing the connection makes it exit.
     pub fn stop(&self) {
         self.generation.set(self.generation.get() + 1);
+        // A new slave starts in playback.
+        self.live.set(false);
         self.link.replace(None);
         self.last_serial.set(0);
         self.frames_shown.set(0);
@@ -209,6 +214,24 @@ impl Animation {
 
     pub fn rewind(self: &Rc<Self>) {
         self.call_rendition(|r| Box::pin(async move { r.seek(0.0).await }));
+    }
+
+    pub fn is_live(&self) -> bool {
+        self.live.get()
+    }
+
+    /// Runs the scene live in the rendition (the reader pulls bodies with the mouse and pushes
+    /// them with the arrow keys), or returns to playing the computed motion.
+    pub fn set_live(self: &Rc<Self>, live: bool) {
+        self.live.set(live);
+        let mode = if live {
+            PlaybackMode::Live
+        } else {
+            PlaybackMode::Playback
+        };
+        self.call_rendition(move |r| {
+            Box::pin(async move { r.set_mode(mode.as_str()).await.map_err(ipc::Error::from) })
+        });
     }
 
     pub fn open_editor(self: &Rc<Self>, kind: EditorKind) {
@@ -399,8 +422,21 @@ impl Animation {
         let keys = gtk::EventControllerKey::new();
         let weak = Rc::downgrade(self);
         keys.connect_key_pressed(move |_, key, _, state| {
-            with(&weak, |a| a.key(key, true, state));
-            glib::Propagation::Proceed
+            let Some(a) = weak.upgrade() else {
+                return glib::Propagation::Proceed;
+            };
+            a.key(key, true, state);
+            // Live, the arrow keys push a body: they must not move the focus away (its
+            // release would then never reach the slave).
+            let arrow = matches!(
+                key,
+                gdk::Key::Up | gdk::Key::Down | gdk::Key::Left | gdk::Key::Right
+            );
+            if arrow && a.is_live() {
+                glib::Propagation::Stop
+            } else {
+                glib::Propagation::Proceed
+            }
         });
         let weak = Rc::downgrade(self);
         keys.connect_key_released(move |_, key, _, state| {

@@ -63,8 +63,31 @@ const ACCELERATORS: &[(&str, &[&str])] = &[
     ("win.play", &["<Control>p"]),
     ("win.stop", &["<Control>period"]),
     ("win.rewind", &["<Control>Home"]),
+    ("win.live", &["<Control>l"]),
     ("win.graphical-editor", &["<Control><Shift>g"]),
     ("win.language-editor", &["<Control><Shift>l"]),
+];
+
+/// A check item of the Asgard menu acting on one animation: its action's name, whether it is
+/// on for an animation, and how to turn it on or off.
+type Toggle = (
+    &'static str,
+    fn(&Animation) -> bool,
+    fn(&Rc<Animation>, bool),
+);
+
+const TOGGLES: [Toggle; 3] = [
+    (
+        "position-handles",
+        |a| a.handles_visible(HandleKind::Position),
+        |a, on| a.set_handles_visible(HandleKind::Position, on),
+    ),
+    (
+        "velocity-handles",
+        |a| a.handles_visible(HandleKind::Velocity),
+        |a, on| a.set_handles_visible(HandleKind::Velocity, on),
+    ),
+    ("live", |a| a.is_live(), |a, on| a.set_live(on)),
 ];
 
 impl HostWindow {
@@ -171,6 +194,7 @@ impl HostWindow {
         playback.append(Some("_Play"), Some("win.play"));
         playback.append(Some("_Stop"), Some("win.stop"));
         playback.append(Some("_Rewind"), Some("win.rewind"));
+        playback.append(Some("_Live"), Some("win.live"));
         let editors = gio::Menu::new();
         editors.append(Some("_Graphical Editor"), Some("win.graphical-editor"));
         editors.append(Some("_Language Editor"), Some("win.language-editor"));
@@ -228,20 +252,17 @@ impl HostWindow {
             });
             self.window.add_action(&action);
         }
-        for (name, kind) in [
-            ("position-handles", HandleKind::Position),
-            ("velocity-handles", HandleKind::Velocity),
-        ] {
+        for (name, _, set) in TOGGLES {
             let action = gio::SimpleAction::new_stateful(name, None, &false.to_variant());
             let weak = Rc::downgrade(self);
             action.connect_activate(move |action, _| {
                 let Some(this) = weak.upgrade() else { return };
-                let visible = !action
+                let on = !action
                     .state()
                     .and_then(|s| s.get::<bool>())
                     .unwrap_or(false);
-                if this.with_target(|a| a.set_handles_visible(kind, visible)) {
-                    action.set_state(&visible.to_variant());
+                if this.with_target(|a| set(a, on)) {
+                    action.set_state(&on.to_variant());
                 }
             });
             self.window.add_action(&action);
@@ -278,25 +299,22 @@ impl HostWindow {
                 AnimationEvent::SceneTextChanged(text) => this.store_scene(animation, &text),
                 AnimationEvent::Focused => {
                     this.focused.replace(Rc::downgrade(animation));
-                    this.sync_handle_toggles(animation);
+                    this.sync_toggles(animation);
                 }
                 AnimationEvent::Message(message) => this.say(&message),
             }
         })
     }
 
-    /// The handle toggles show the state of the animation they act on.
-    fn sync_handle_toggles(&self, animation: &Animation) {
-        for (name, kind) in [
-            ("position-handles", HandleKind::Position),
-            ("velocity-handles", HandleKind::Velocity),
-        ] {
+    /// The toggles show the state of the animation they act on.
+    fn sync_toggles(&self, animation: &Animation) {
+        for (name, is_on, _) in TOGGLES {
             if let Some(action) = self
                 .window
                 .lookup_action(name)
                 .and_downcast::<gio::SimpleAction>()
             {
-                action.set_state(&animation.handles_visible(kind).to_variant());
+                action.set_state(&is_on(animation).to_variant());
             }
         }
     }

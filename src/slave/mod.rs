@@ -13,9 +13,13 @@
 //! The slave ends when its connection closes: the host closed it or went away (on the
 //! session bus, when the bus goes away).
 //!
+//! A rendition in `live` mode runs the scene itself with the editor's live run
+//! (`crate::ui::graphical::live::LiveRun` over `crate::live::scene::SceneAdvance`), advanced
+//! to the real time of each frame tick; pointer presses on bodies pull them and arrow keys
+//! push them ([`pointer`], [`rendition`]).
+//!
 //! `OpenEditor` opens the editor's windows (`crate::ui`) on the slave's own session and main
-//! loop, initialising GTK the first time (without a display it answers `NotAvailable`). Not
-//! yet here: a rendition's `live` mode answers `NotSupported`.
+//! loop, initialising GTK the first time (without a display it answers `NotAvailable`).
 
 mod main_thread;
 mod outbox;

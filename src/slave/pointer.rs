@@ -2,15 +2,19 @@
 //! forwards: dragging with button 1 turns the view on the virtual sphere, button 2 translates
 //! it, button 3 scales and rolls it, the wheel zooms; with Shift held, a button-1 drag that
 //! starts on a visible handle moves the handle, and each new position becomes an edit of the
-//! scene text. This module only decides; the rendition applies the [`Effect`] to the session,
-//! so no scene state is borrowed while the session tells its observers about the edit.
+//! scene text. In live mode a button-1 press on a body pulls it instead (with or without
+//! Shift): the subdocument grabs the body and starts the pull here ([`Pointer::pull`]); motion
+//! moves the pull's target under the pointer and the release lets go. This module only decides;
+//! the rendition applies the [`Effect`] to the session or the live run, so no scene state is
+//! borrowed while the session tells its observers about the edit.
 
 use crate::ipc::{button, Modifiers};
 use crate::render::camera::{Camera, Viewport};
 use crate::render::pick;
 use crate::scene::handles::{Drag, Edit, Handle};
 use crate::scene::shapes::SceneShapes;
-use nalgebra::Point2;
+use crate::ui::graphical::live::PullPlane;
+use nalgebra::{Point2, Point3};
 
 /// How near (in pixels) a Shift-press must be to a handle to grab it.
 const GRAB_PIXELS: f64 = 12.0;
@@ -31,6 +35,10 @@ pub enum Effect {
     /// The dragged handle's parameter takes a new value.
     Edit(Edit),
     DragEnded,
+    /// The pulled body's target moves here (world).
+    PullTarget(Point3<f64>),
+    /// The pulled body is let go.
+    PullEnded,
 }
 
 /// The gesture in progress.
@@ -45,6 +53,8 @@ enum Gesture {
     Handle {
         handle: Box<Handle>,
     },
+    /// Pulling a body live: its target moves in this plane.
+    Pull(PullPlane),
 }
 
 /// The pointer state of one rendition.
@@ -94,6 +104,19 @@ impl Pointer {
         Effect::Nothing
     }
 
+    /// A button-1 press grabbed a body in live mode: the pull's target follows the pointer in
+    /// `plane` until button 1 is released.
+    pub fn pull(&mut self, plane: PullPlane) {
+        self.gesture = Gesture::Pull(plane);
+    }
+
+    /// Forgets a pull in progress (the live run it pulled in has ended).
+    pub fn end_pull(&mut self) {
+        if matches!(self.gesture, Gesture::Pull(_)) {
+            self.gesture = Gesture::Idle;
+        }
+    }
+
     /// The pointer moved to `at`; `shapes` are the current scene's (link ends stay on them).
     pub fn motion(
         &mut self,
@@ -124,6 +147,10 @@ impl Pointer {
                     .drag(&drag, shapes)
                     .map_or(Effect::Nothing, Effect::Edit)
             }
+            // A pointer ray parallel to the plane leaves the target where it is.
+            Gesture::Pull(plane) => plane
+                .target(camera, viewport, at)
+                .map_or(Effect::Nothing, Effect::PullTarget),
         }
     }
 
@@ -134,12 +161,21 @@ impl Pointer {
                 self.gesture = Gesture::Idle;
                 Effect::DragEnded
             }
+            Gesture::Pull(_) if released == button::LEFT => {
+                self.gesture = Gesture::Idle;
+                Effect::PullEnded
+            }
             Gesture::View { button, .. } if button == released => {
                 self.gesture = Gesture::Idle;
                 Effect::Nothing
             }
             _ => Effect::Nothing,
         }
+    }
+
+    /// Whether no gesture is in progress.
+    pub fn is_idle(&self) -> bool {
+        matches!(self.gesture, Gesture::Idle)
     }
 
     /// Whether a handle is being dragged (the view must then stay as it is).
@@ -261,6 +297,40 @@ mod tests {
         );
         assert_eq!(effect, Effect::Nothing);
         assert!(!pointer.dragging_handle());
+    }
+
+    #[test]
+    fn a_pull_moves_its_target_with_the_pointer_until_released() {
+        let (mut camera, viewport) = camera();
+        let scene = evaluate("").unwrap();
+        let frames = SceneFrames::new(&scene).unwrap();
+        let grabbed = Point3::new(0.0, 0.0, 0.0);
+        let seen = camera.project(&grabbed, &viewport).unwrap();
+        let mut pointer = Pointer::default();
+        pointer.pull(PullPlane::new(grabbed, &camera));
+        let before = camera;
+        let effect = pointer.motion(
+            Point2::new(seen.x + 30.0, seen.y),
+            &mut camera,
+            &viewport,
+            frames.shapes(),
+        );
+        let Effect::PullTarget(target) = effect else {
+            panic!("{effect:?}");
+        };
+        assert!(target.x > 0.0 && target.y.abs() < 1e-9, "{target}");
+        assert_eq!(camera, before, "a pull leaves the view as it is");
+        assert_eq!(pointer.release(button::MIDDLE), Effect::Nothing);
+        assert_eq!(pointer.release(button::LEFT), Effect::PullEnded);
+        assert_eq!(
+            pointer.motion(
+                Point2::new(seen.x, seen.y),
+                &mut camera,
+                &viewport,
+                frames.shapes()
+            ),
+            Effect::Nothing
+        );
     }
 
     #[test]

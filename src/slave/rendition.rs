@@ -1,18 +1,26 @@
 //! One rendition on the slave's main thread: an off-screen GL target, the shared frame memory
-//! it is copied into, a playback clock, the view and the pointer state.
+//! it is copied into, a playback clock or a live run (its mode), the view and the pointer
+//! state.
+//!
+//! In live mode the rendition owns a [`LiveRun`], the editor's live scene (a
+//! [`SceneAdvance`](crate::live::scene::SceneAdvance) paid real time through a time bank), and
+//! draws the run's current states with the pull spring as a line; the playback clock waits,
+//! paused where it was, and plays on from there when the rendition returns to playback.
 
 use super::pointer::Pointer;
 use crate::ipc::frames::FrameError;
 use crate::ipc::{FrameInfo, FrameWriter, PlaybackMode, RenditionSize};
 use crate::live::Playback;
 use crate::render::camera::{Camera, Viewport};
-use crate::render::frame::Frame;
+use crate::render::frame::{Frame, Line};
 use crate::render::offscreen::OffscreenTarget;
-use crate::render::scene_frame::{frame_times, CameraChoice, FrameOptions, SceneFrames};
+use crate::render::scene_frame::{frame_times, palette, CameraChoice, FrameOptions, SceneFrames};
 use crate::scene::handles::HandleKind;
 use crate::scene::model::Scene;
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::sim::physics::SceneMotion;
+use crate::ui::graphical::live::LiveRun;
+use nalgebra::Point3;
 use std::time::Duration;
 
 use super::picture::Picture;
@@ -48,11 +56,19 @@ struct View {
     shown: Camera,
 }
 
+/// A rendition in live mode.
+struct Live {
+    run: LiveRun,
+    /// Whether the playback clock was playing when live mode began, and plays on after it.
+    resume: bool,
+}
+
 pub struct Rendition {
     target: OffscreenTarget,
     frames: FrameWriter,
     pub clock: Playback,
-    pub mode: PlaybackMode,
+    /// `Some` in live mode.
+    live: Option<Live>,
     view: View,
     pub pointer: Pointer,
     /// Something changed that a paused rendition must show.
@@ -69,7 +85,7 @@ impl Rendition {
             target,
             frames,
             clock: Playback::new(start, finish),
-            mode: PlaybackMode::Playback,
+            live: None,
             view: View::default(),
             pointer: Pointer::default(),
             dirty: true,
@@ -101,18 +117,78 @@ impl Rendition {
 
     /// Whether a frame is due.
     pub fn wants_frame(&self) -> bool {
-        self.dirty || self.clock.is_playing()
+        self.dirty || self.clock.is_playing() || self.live.is_some()
     }
 
-    /// Stops playing and drawing (after a failure to draw) until told otherwise.
+    pub fn mode(&self) -> PlaybackMode {
+        match self.live {
+            Some(_) => PlaybackMode::Live,
+            None => PlaybackMode::Playback,
+        }
+    }
+
+    /// Runs `scene` live from its start time, at real time `now`. A rendition already live
+    /// starts again with the new scene; one in playback pauses its clock where it is. Any
+    /// pull in progress ends.
+    pub fn go_live(&mut self, scene: &Scene, now: Duration) -> Result<(), String> {
+        let run = LiveRun::start(scene)?;
+        let resume = match self.live.take() {
+            Some(live) => live.resume,
+            None => {
+                let playing = self.clock.is_playing();
+                self.clock.pause(now);
+                playing
+            }
+        };
+        self.live = Some(Live { run, resume });
+        self.pointer.end_pull();
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Back to playback, which goes on where it was when live mode began (playing if it
+    /// was). Nothing happens in playback mode.
+    pub fn leave_live(&mut self, now: Duration) {
+        if let Some(live) = self.live.take() {
+            if live.resume {
+                self.clock.play(now);
+            }
+            self.pointer.end_pull();
+            self.dirty = true;
+        }
+    }
+
+    /// The live run, in live mode.
+    pub fn live_run(&mut self) -> Option<&mut LiveRun> {
+        self.live.as_mut().map(|live| &mut live.run)
+    }
+
+    /// The simulated time shown at real time `now`: the live run's or the playback clock's.
+    pub fn time_at(&self, now: Duration) -> f64 {
+        match &self.live {
+            Some(live) => live.run.states().1,
+            None => self.clock.time_at(now),
+        }
+    }
+
+    /// Whether computed motion is playing (never in live mode).
+    pub fn is_playing(&self) -> bool {
+        self.clock.is_playing()
+    }
+
+    /// Stops playing and drawing (after a failure to draw, or of the live run) until told
+    /// otherwise; a live rendition returns to playback, paused.
     pub fn stop(&mut self, now: Duration) {
+        self.live = None;
+        self.pointer.end_pull();
         self.clock.pause(now);
         self.dirty = false;
     }
 
-    /// Fits the default view again at the next frame, unless the reader moved the view.
+    /// Fits the default view again at the next frame, unless the reader moved the view or a
+    /// live run is shown (the view stays while it runs).
     pub fn refit(&mut self) {
-        if !self.view.moved && !self.pointer.dragging_handle() {
+        if !self.view.moved && !self.pointer.dragging_handle() && self.live.is_none() {
             self.view.camera = None;
         }
         self.dirty = true;
@@ -142,13 +218,31 @@ impl Rendition {
         self.dirty = true;
     }
 
-    /// Draws the scene at real time `now` into the next frame buffer.
+    /// Draws the scene at real time `now` into the next frame buffer: the live run's states
+    /// after advancing it to `now` in live mode, else the computed motion at the playback
+    /// clock's time.
     pub fn draw(&mut self, scenery: &Scenery<'_>, now: Duration) -> Result<FrameInfo, String> {
-        // Playback waits where the simulation has got to; without motion it shows the
-        // initial state at any time.
-        let horizon = scenery.motion.map_or(f64::INFINITY, |m| m.complete_until());
-        let time = self.clock.tick(now, horizon).time;
-        let frame = self.frame(scenery, time);
+        let (frame, time) = match self.live.as_mut() {
+            Some(live) => {
+                live.run.advance_to(micros(now))?;
+                let (motion, time) = live.run.states();
+                let spring = live.run.spring_line();
+                let mut frame = self.frame(scenery, Some(&motion), time);
+                frame.lines.extend(spring.map(|spring| Line {
+                    from: Point3::from(spring.from),
+                    to: Point3::from(spring.to),
+                    colour: palette::PULL_SPRING,
+                }));
+                (frame, time)
+            }
+            None => {
+                // Playback waits where the simulation has got to; without motion it shows
+                // the initial state at any time.
+                let horizon = scenery.motion.map_or(f64::INFINITY, |m| m.complete_until());
+                let time = self.clock.tick(now, horizon).time;
+                (self.frame(scenery, scenery.motion, time), time)
+            }
+        };
         self.view.shown = frame.camera;
         if let Some(picture) = scenery.picture {
             self.target
@@ -167,14 +261,15 @@ impl Rendition {
         Ok(info)
     }
 
-    fn frame(&mut self, scenery: &Scenery<'_>, time: f64) -> Frame {
+    /// The frame of the bodies moving by `motion` (the initial state without) at `time`.
+    fn frame(&mut self, scenery: &Scenery<'_>, motion: Option<&SceneMotion>, time: f64) -> Frame {
         let Some(picture) = scenery.picture else {
             return Frame::default();
         };
         let initial = InitialStates {
             scene: scenery.scene,
         };
-        let states: &dyn BodyStates = match scenery.motion {
+        let states: &dyn BodyStates = match motion {
             Some(motion) => motion,
             None => &initial,
         };
@@ -182,12 +277,28 @@ impl Rendition {
         let camera = match (self.view.camera, &scenery.scene.camera) {
             (Some(camera), _) => CameraChoice::Given(camera),
             (None, Some(_)) => CameraChoice::Scene,
-            (None, None) => fitted(&picture.frames, scenery, states),
+            // A live run knows only its recent past: fit to where the bodies are now.
+            (None, None) if self.live.is_some() => {
+                fitted(&picture.frames, scenery, states, time, time)
+            }
+            (None, None) => {
+                let simulator = &scenery.scene.simulator;
+                let until = scenery
+                    .motion
+                    .map_or(simulator.start, |m| m.complete_until())
+                    .clamp(simulator.start, simulator.finish);
+                fitted(&picture.frames, scenery, states, simulator.start, until)
+            }
         };
         let fitting = matches!(camera, CameraChoice::Fit(_));
+        // Handles edit the initial state, which live motion leaves behind.
+        let (handles, highlighted) = match self.live {
+            Some(_) => (Vec::new(), None),
+            None => (scenery.handles.to_vec(), scenery.highlighted),
+        };
         let options = FrameOptions {
-            handles: scenery.handles.to_vec(),
-            highlighted_handle: scenery.highlighted,
+            handles,
+            highlighted_handle: highlighted,
             scales: picture.scales,
             camera,
             ..FrameOptions::default()
@@ -202,19 +313,25 @@ impl Rendition {
     }
 }
 
-/// The default view: fitted once to where the bodies go over the motion computed so far.
-fn fitted(frames: &SceneFrames, scenery: &Scenery<'_>, states: &dyn BodyStates) -> CameraChoice {
-    let simulator = &scenery.scene.simulator;
-    let until = scenery
-        .motion
-        .map_or(simulator.start, |m| m.complete_until())
-        .clamp(simulator.start, simulator.finish);
-    let rate = FIT_SAMPLES / (until - simulator.start).max(1e-9);
-    let times = frame_times(simulator.start, until, rate);
+/// The default view: fitted once to where `states` put the bodies from `from` to `until`.
+fn fitted(
+    frames: &SceneFrames,
+    scenery: &Scenery<'_>,
+    states: &dyn BodyStates,
+    from: f64,
+    until: f64,
+) -> CameraChoice {
+    let rate = FIT_SAMPLES / (until - from).max(1e-9);
+    let times = frame_times(from, until, rate);
     match frames.bounds(scenery.scene, states, times) {
         Some(bounds) => CameraChoice::Fit(bounds),
         None => CameraChoice::Scene,
     }
+}
+
+/// Real time as the microseconds a [`LiveRun`] is paced by.
+fn micros(now: Duration) -> i64 {
+    i64::try_from(now.as_micros()).unwrap_or(i64::MAX)
 }
 
 fn memory(size: RenditionSize) -> Result<FrameWriter, String> {

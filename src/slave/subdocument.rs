@@ -2,6 +2,11 @@
 //! and the handles shown. Every D-Bus call ends up in one method here (through
 //! [`MainThread`](super::main_thread::MainThread)); each returns the contract's named error on
 //! bad input and leaves the state as it was.
+//!
+//! Each rendition has its own mode: playback of the computed motion, or live, where the
+//! rendition runs the scene itself ([`Rendition::go_live`]); a new scene restarts every live
+//! run from its start, and a live run that fails returns its rendition to playback with an
+//! `Error` signal. Mode changes are announced with `PropertiesChanged`.
 
 use super::outbox::Outbox;
 use super::picture::{scene_handle_kinds, Picture};
@@ -9,14 +14,16 @@ use super::pointer::{self, Effect};
 use super::rendition::{Rendition, Scenery};
 use crate::ipc::frames::FrameBufferReply;
 use crate::ipc::names::rendition_path;
-use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
+use crate::ipc::{button, EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
 use crate::ipc::{RenditionSize, Status};
+use crate::render::pick::{body_under, pointer_ray};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
 use crate::ui;
+use crate::ui::graphical::live::{PullPlane, ScreenDirection};
 use gtk::prelude::*;
 use gtk4 as gtk;
-use nalgebra::Point2;
+use nalgebra::{Point2, Point3};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -102,6 +109,7 @@ impl Subdocument {
                     rendition.clock.set_span(start, finish, now);
                     rendition.touch();
                 }
+                self.restart_live_runs();
                 self.outbox
                     .properties_changed(0, vec![("Duration", owned(self.duration()))]);
             }
@@ -140,6 +148,40 @@ impl Subdocument {
             None => None,
         };
         self.picture.replace(picture);
+    }
+
+    /// Starts every live rendition's run again from the start of the session's scene; a
+    /// rendition whose run cannot start returns to playback, paused.
+    fn restart_live_runs(&self) {
+        let Some(scene) = self.session.scene() else {
+            return;
+        };
+        let now = self.now();
+        let mut stopped = Vec::new();
+        for (&number, rendition) in self.renditions.borrow_mut().iter_mut() {
+            if rendition.mode() != PlaybackMode::Live {
+                continue;
+            }
+            if let Err(e) = rendition.go_live(&scene, now) {
+                rendition.stop(now);
+                stopped.push((number, e));
+            }
+        }
+        drop(scene);
+        for (number, e) in stopped {
+            self.outbox.error(
+                format!(
+                    "{}: the new scene cannot run live, so the rendition plays back: {e}",
+                    rendition_path(number)
+                ),
+                0,
+                0,
+            );
+            self.outbox.properties_changed(
+                number,
+                vec![("Mode", owned(PlaybackMode::Playback.as_str()))],
+            );
+        }
     }
 
     fn touch_all(&self) {
@@ -322,6 +364,7 @@ impl Subdocument {
     pub fn play(&self, number: u32, play: bool) -> Result<(), Error> {
         let now = self.now();
         self.with(number, |r| {
+            refuse_live(number, r)?;
             if play {
                 r.clock.play(now);
             } else {
@@ -338,6 +381,7 @@ impl Subdocument {
     pub fn seek(&self, number: u32, time: f64) -> Result<(), Error> {
         let now = self.now();
         self.with(number, |r| {
+            refuse_live(number, r)?;
             r.clock
                 .seek(time, now)
                 .map_err(|e| Error::InvalidArgument(e.to_string()))?;
@@ -367,11 +411,11 @@ impl Subdocument {
 
     pub fn time(&self, number: u32) -> Result<f64, Error> {
         let now = self.now();
-        self.with(number, |r| Ok(r.clock.time_at(now)))
+        self.with(number, |r| Ok(r.time_at(now)))
     }
 
     pub fn playing(&self, number: u32) -> Result<bool, Error> {
-        self.with(number, |r| Ok(r.clock.is_playing()))
+        self.with(number, |r| Ok(r.is_playing()))
     }
 
     pub fn looping(&self, number: u32) -> Result<bool, Error> {
@@ -389,22 +433,50 @@ impl Subdocument {
     }
 
     pub fn mode(&self, number: u32) -> Result<String, Error> {
-        self.with(number, |r| Ok(r.mode.as_str().to_string()))
+        self.with(number, |r| Ok(r.mode().as_str().to_string()))
     }
 
+    /// Switches rendition `number` between playback and live (see [`Rendition::go_live`] and
+    /// [`Rendition::leave_live`]); setting the mode it has already changes nothing.
     pub fn set_mode(&self, number: u32, mode: &str) -> Result<(), Error> {
-        self.with(number, |r| {
-            let mode: PlaybackMode = mode.parse().map_err(invalid)?;
-            if mode == PlaybackMode::Live {
-                return Err(Error::NotAvailable(
-                    "live mode is not available in this slave yet; renditions play the \
-                     computed motion ('playback')"
-                        .into(),
-                ));
+        let mode: PlaybackMode = mode.parse().map_err(invalid)?;
+        let now = self.now();
+        let scene_error = self.session.error();
+        let scene = self.session.scene();
+        // The new value of Playing, if it changed.
+        let playing = self.with(number, |r| {
+            if r.mode() == mode {
+                return Ok(None);
             }
-            r.mode = mode;
-            Ok(())
-        })
+            let was_playing = r.is_playing();
+            match mode {
+                PlaybackMode::Live => {
+                    if let Some(e) = &scene_error {
+                        return Err(Error::InvalidScene(format!(
+                            "{}:{}: the scene text does not evaluate, so it cannot run live: {}",
+                            e.at.line, e.at.column, e.message
+                        )));
+                    }
+                    let scene = scene.as_deref().ok_or_else(|| {
+                        Error::InvalidScene("there is no scene to run live yet".into())
+                    })?;
+                    if r.pointer.dragging_handle() {
+                        return Err(Error::NotAvailable(
+                            "a handle is being dragged: release it, then go live".into(),
+                        ));
+                    }
+                    r.go_live(scene, now).map_err(Error::InvalidScene)?;
+                }
+                PlaybackMode::Playback => r.leave_live(now),
+            }
+            Ok(Some(r.is_playing()).filter(|&playing| playing != was_playing))
+        })?;
+        // zbus announces Mode itself once the Set succeeds.
+        if let Some(playing) = playing {
+            self.outbox
+                .properties_changed(number, vec![("Playing", owned(playing))]);
+        }
+        Ok(())
     }
 
     pub fn size(&self, number: u32) -> Result<(u32, u32), Error> {
@@ -435,11 +507,20 @@ impl Subdocument {
                 let camera = r.shown_camera();
                 let viewport = r.viewport();
                 Ok(match kind {
+                    PointerKind::Press
+                        if pressed == button::LEFT
+                            && r.pointer.is_idle()
+                            && self.grab_live(r, picture.as_ref(), at) =>
+                    {
+                        Effect::Nothing
+                    }
                     PointerKind::Press => {
+                        // Live motion leaves the initial state, which handles edit, behind.
+                        let live = r.mode() == PlaybackMode::Live;
                         let handles = picture
                             .iter()
                             .flat_map(|p| p.handles.iter().enumerate())
-                            .filter(|(_, h)| shown.contains(&h.kind));
+                            .filter(|(_, h)| !live && shown.contains(&h.kind));
                         r.pointer
                             .press(pressed, at, modifiers, &camera, &viewport, handles)
                     }
@@ -458,6 +539,7 @@ impl Subdocument {
                     PointerKind::Release => r.pointer.release(pressed),
                     PointerKind::Enter | PointerKind::Leave => Effect::Nothing,
                 })
+                .map(|effect| self.pull(r, effect))
             })?
         };
         // The session tells its observers (this object among them) about edits at once, so
@@ -478,9 +560,57 @@ impl Subdocument {
                 self.session.end_drag();
                 self.touch_all();
             }
-            Effect::ViewMoved | Effect::Nothing => {}
+            Effect::ViewMoved | Effect::Nothing | Effect::PullTarget(_) | Effect::PullEnded => {}
         }
         Ok(())
+    }
+
+    /// A button-1 press at `at` on live rendition `r`: grabs the body under the pointer, if
+    /// any, by the surface point there and starts pulling it. Returns whether it did (else
+    /// the press is an ordinary one); a refused grab (a fixed body) is reported as `Error`.
+    fn grab_live(&self, r: &mut Rendition, picture: Option<&Picture>, at: Point2<f64>) -> bool {
+        let camera = r.shown_camera();
+        let viewport = r.viewport();
+        let (Some(picture), Some(run)) = (picture, r.live_run()) else {
+            return false;
+        };
+        let (motion, time) = run.states();
+        let ray = pointer_ray(&camera, &viewport, at);
+        let Some(hit) = body_under(picture.frames.shapes(), &motion, time, &ray) else {
+            return false;
+        };
+        let grabbed = Point3::from(hit.hit.point);
+        match run.grab(hit.body, &grabbed.coords) {
+            Ok(()) => {
+                r.pointer.pull(PullPlane::new(grabbed, &camera));
+                true
+            }
+            Err(e) => {
+                self.outbox.error(format!("cannot pull: {e}"), 0, 0);
+                // The press still belongs to the body: it does not turn the view.
+                true
+            }
+        }
+    }
+
+    /// Applies a pull's `effect` to live rendition `r`'s run; other effects pass through.
+    fn pull(&self, r: &mut Rendition, effect: Effect) -> Effect {
+        let Some(run) = r.live_run() else {
+            return effect;
+        };
+        match effect {
+            Effect::PullTarget(target) => {
+                if let Err(e) = run.move_target(&target) {
+                    self.outbox.error(format!("cannot pull: {e}"), 0, 0);
+                }
+                Effect::Nothing
+            }
+            Effect::PullEnded => {
+                run.release();
+                Effect::Nothing
+            }
+            other => other,
+        }
     }
 
     pub fn scroll(&self, number: u32, steps: f64) -> Result<(), Error> {
@@ -492,17 +622,31 @@ impl Subdocument {
         })
     }
 
-    /// A forwarded key: Home restores the default view, space plays or pauses.
+    /// A forwarded key: Home restores the default view; in playback space plays or pauses, in
+    /// live mode the arrow keys push the body pulled last along their screen directions.
     pub fn key(&self, number: u32, name: &str, pressed: bool) -> Result<(), Error> {
-        let playing = self.playing(number)?;
-        match (name, pressed) {
-            ("Home", true) => self.with(number, |r| {
+        if name == "Home" && pressed {
+            return self.with(number, |r| {
                 r.reset_view();
                 Ok(())
-            }),
-            ("space", true) => self.play(number, !playing),
-            _ => Ok(()),
+            });
         }
+        let pushed = self.with(number, |r| {
+            let camera = r.shown_camera();
+            let (Some(run), Some(direction)) = (r.live_run(), ScreenDirection::of_key(name)) else {
+                return Ok(Ok(()));
+            };
+            Ok(run.arrow_key(direction, pressed, &camera).map(|_| ()))
+        })?;
+        if let Err(e) = pushed {
+            self.outbox.error(format!("cannot push: {e}"), 0, 0);
+        }
+        let playback = self.mode(number)? == PlaybackMode::Playback.as_str();
+        if name == "space" && pressed && playback {
+            let playing = self.playing(number)?;
+            return self.play(number, !playing);
+        }
+        Ok(())
     }
 
     fn scene_handle_kinds(&self) -> Vec<handles::HandleKind> {
@@ -541,7 +685,8 @@ impl Subdocument {
             if !rendition.wants_frame() || self.outbox.frame_in_flight(number) {
                 continue;
             }
-            let was_playing = rendition.clock.is_playing();
+            let was_playing = rendition.is_playing();
+            let was_live = rendition.mode() == PlaybackMode::Live;
             match rendition.draw(&scenery, now) {
                 Ok(frame) => self.outbox.frame_ready(number, frame),
                 Err(message) => {
@@ -549,14 +694,31 @@ impl Subdocument {
                     self.outbox.error(message, 0, 0);
                 }
             }
-            if was_playing && !rendition.clock.is_playing() {
-                stopped.push(number);
+            let mut changed = Vec::new();
+            if was_playing && !rendition.is_playing() {
+                changed.push(("Playing", owned(false)));
+            }
+            if was_live && rendition.mode() != PlaybackMode::Live {
+                changed.push(("Mode", owned(PlaybackMode::Playback.as_str())));
+            }
+            if !changed.is_empty() {
+                stopped.push((number, changed));
             }
         }
-        for number in stopped {
-            self.outbox
-                .properties_changed(number, vec![("Playing", owned(false))]);
+        for (number, changed) in stopped {
+            self.outbox.properties_changed(number, changed);
         }
+    }
+}
+
+/// Refuses a playback command (Play, Pause, Seek) on live rendition `r`.
+fn refuse_live(number: u32, r: &Rendition) -> Result<(), Error> {
+    match r.mode() {
+        PlaybackMode::Playback => Ok(()),
+        PlaybackMode::Live => Err(Error::NotAvailable(format!(
+            "{} is live: set its Mode to 'playback' to play the computed motion",
+            rendition_path(number)
+        ))),
     }
 }
 

@@ -11,10 +11,10 @@ use crate::live::scene::{
     fit, rotation_name, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine,
 };
 use crate::live::{Module, TimeBank};
-use crate::render::camera::Camera;
+use crate::render::camera::{Camera, Viewport};
 use crate::scene::Scene;
 use crate::sim::physics::{Pullable, SceneMotion};
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Point2, Point3, Vector3};
 use std::time::Duration;
 
 /// The force of an arrow key per kilogram of the pushed body, N/kg.
@@ -35,6 +35,17 @@ pub enum ScreenDirection {
 }
 
 impl ScreenDirection {
+    /// The direction of an arrow key named as X11 keysyms are (`Up`, `KP_Left`, …).
+    pub fn of_key(name: &str) -> Option<ScreenDirection> {
+        match name {
+            "Up" | "KP_Up" => Some(ScreenDirection::Up),
+            "Down" | "KP_Down" => Some(ScreenDirection::Down),
+            "Left" | "KP_Left" => Some(ScreenDirection::Left),
+            "Right" | "KP_Right" => Some(ScreenDirection::Right),
+            _ => None,
+        }
+    }
+
     /// The world direction that appears as this one on the screen of `camera`.
     pub fn world(self, camera: &Camera) -> Vector3<f64> {
         let eye = match self {
@@ -44,6 +55,41 @@ impl ScreenDirection {
             ScreenDirection::Right => Vector3::x(),
         };
         camera.rotation.inverse() * eye
+    }
+}
+
+/// Where a pulled body's target goes under the pointer: the plane through the grabbed point
+/// facing the view direction of the moment it was grabbed, so the target stays at the grabbed
+/// point's depth however the pointer moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PullPlane {
+    point: Point3<f64>,
+    normal: Vector3<f64>,
+}
+
+impl PullPlane {
+    /// The plane through `grabbed` (world) facing `camera`'s view direction.
+    pub fn new(grabbed: Point3<f64>, camera: &Camera) -> PullPlane {
+        PullPlane {
+            point: grabbed,
+            normal: camera.view_direction().into_inner(),
+        }
+    }
+
+    /// The point of the plane under the pointer at `at` (pixels) on `camera`'s screen; `None`
+    /// when the pointer's ray runs parallel to the plane.
+    pub fn target(
+        &self,
+        camera: &Camera,
+        viewport: &Viewport,
+        at: Point2<f64>,
+    ) -> Option<Point3<f64>> {
+        let ray = camera.unproject(at, viewport);
+        let facing = ray.direction.dot(&self.normal);
+        if facing.abs() < 1e-9 {
+            return None;
+        }
+        Some(ray.at((self.point - ray.origin).dot(&self.normal) / facing))
     }
 }
 
@@ -395,6 +441,25 @@ body floor shape ball init_pos {0 -3 0} fixed 1
         keys.set(ScreenDirection::Down, true);
         keys.set(ScreenDirection::Left, false);
         assert_eq!(keys.force(3.0, &camera), Vector3::zeros());
+    }
+
+    #[test]
+    fn the_pull_target_stays_at_the_grabbed_depth_under_the_pointer() {
+        let camera = Camera::default();
+        let viewport = Viewport::new(400.0, 300.0);
+        let grabbed = Point3::new(0.5, 0.2, -0.3);
+        let plane = PullPlane::new(grabbed, &camera);
+        let seen = camera.project(&grabbed, &viewport).unwrap();
+        let same = plane
+            .target(&camera, &viewport, Point2::new(seen.x, seen.y))
+            .unwrap();
+        assert!((same - grabbed).norm() < 1e-9, "{same}");
+        let right = plane
+            .target(&camera, &viewport, Point2::new(seen.x + 50.0, seen.y))
+            .unwrap();
+        let moved = right - grabbed;
+        assert!(moved.x > 0.0, "{moved}");
+        assert!(moved.dot(&camera.view_direction()).abs() < 1e-9, "{moved}");
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! appends the last live run's path of every pulled body to the text as `trajectory` commands.
 
 use gtk4 as gtk;
-mod live;
+pub(crate) mod live;
 mod time_bar;
 mod viewer;
 
@@ -474,13 +474,7 @@ fn show_live(window: &gtk::ApplicationWindow, status: LiveStatus) {
 fn arrow_keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
     use live::ScreenDirection;
     fn direction(key: gdk::Key) -> Option<ScreenDirection> {
-        match key {
-            gdk::Key::Up | gdk::Key::KP_Up => Some(ScreenDirection::Up),
-            gdk::Key::Down | gdk::Key::KP_Down => Some(ScreenDirection::Down),
-            gdk::Key::Left | gdk::Key::KP_Left => Some(ScreenDirection::Left),
-            gdk::Key::Right | gdk::Key::KP_Right => Some(ScreenDirection::Right),
-            _ => None,
-        }
+        ScreenDirection::of_key(&key.name()?)
     }
     let keys = gtk::EventControllerKey::new();
     keys.set_propagation_phase(gtk::PropagationPhase::Capture);

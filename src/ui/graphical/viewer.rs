@@ -7,7 +7,7 @@
 //! no motion for the current text. Handles always edit the initial state (4.1.2), so they are
 //! drawn there.
 
-use super::live::{FinishedRun, LiveRun, ScreenDirection};
+use super::live::{FinishedRun, LiveRun, PullPlane, ScreenDirection};
 use crate::live::{Clock, Playback, PlaybackState, SystemClock};
 use crate::render::camera::{Camera, Viewport};
 use crate::render::frame::{Frame, Line};
@@ -61,12 +61,8 @@ enum Gesture {
     NewPoint { at: PointRef, handle: Handle },
     /// A press that acts on release if the pointer stayed put.
     Click(ClickAction),
-    /// Pulling a body live: the target moves in the plane through `point` (the grabbed point
-    /// when pressed) facing `normal` (the view direction then).
-    Pull {
-        point: Point3<f64>,
-        normal: nalgebra::Vector3<f64>,
-    },
+    /// Pulling a body live: the target moves in this plane.
+    Pull(PullPlane),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -623,10 +619,10 @@ impl Viewer {
         let (camera, _) = self.camera_and_viewport()?;
         let grabbed = self.live.borrow_mut().as_mut()?.grab(hit.body, &hit.world);
         match grabbed {
-            Ok(()) => Some(Gesture::Pull {
-                point: Point3::from(hit.world),
-                normal: camera.view_direction().into_inner(),
-            }),
+            Ok(()) => Some(Gesture::Pull(PullPlane::new(
+                Point3::from(hit.world),
+                &camera,
+            ))),
             Err(e) => {
                 self.say(&format!("Cannot pull: {e}"));
                 None
@@ -634,18 +630,14 @@ impl Viewer {
         }
     }
 
-    /// Moves the pull's target under the pointer at `at`, in the plane through `point`
-    /// facing `normal`.
-    fn pull_to(&self, point: Point3<f64>, normal: nalgebra::Vector3<f64>, at: Point2<f64>) {
+    /// Moves the pull's target under the pointer at `at`, in `plane`.
+    fn pull_to(&self, plane: PullPlane, at: Point2<f64>) {
         let Some((camera, viewport)) = self.camera_and_viewport() else {
             return;
         };
-        let ray = camera.unproject(at, &viewport);
-        let facing = ray.direction.dot(&normal);
-        if facing.abs() < 1e-9 {
+        let Some(target) = plane.target(&camera, &viewport, at) else {
             return;
-        }
-        let target = ray.at((point - ray.origin).dot(&normal) / facing);
+        };
         let moved = self
             .live
             .borrow()
@@ -839,7 +831,7 @@ impl Viewer {
                 *self.gesture.borrow_mut() = Some(Gesture::View { how, last: at });
             }
             Some(Gesture::Handle { handle }) => self.drag_handle(handle, at),
-            Some(Gesture::Pull { point, normal }) => self.pull_to(point, normal, at),
+            Some(Gesture::Pull(plane)) => self.pull_to(plane, at),
             Some(Gesture::NewPoint { at: point, handle }) => {
                 if (at - self.press.get()).norm() > CLICK_SLOP {
                     self.new_point(point, handle, at);
@@ -993,7 +985,7 @@ impl Viewer {
                 self.redraw();
             }
             Some(Gesture::Click(action)) if still => self.click(action, at),
-            Some(Gesture::Pull { .. }) => {
+            Some(Gesture::Pull(_)) => {
                 if let Some(run) = self.live.borrow().as_ref() {
                     run.release();
                 }
