@@ -359,6 +359,31 @@ fn the_pendulum_strikes_the_ball_and_no_rod_passes_through_it() {
 }
 
 #[test]
+fn an_elastic_ball_pulled_into_a_wall_comes_to_rest_against_it() {
+    // A damped link pulls the ball towards x = 4, beyond the wall whose face is at x = 1.9:
+    // the ball's bounces shrink as the link takes their energy, then it rests against the
+    // wall in hops instead of an endless series of ever smaller bounces, and never gets in.
+    let text = "simulator finish 2 step 0.05
+shape_set ball desc {sphere 0.5}
+shape_set slab desc {box {0.2 4 4}}
+body b shape ball init_pos {0 0 0}
+body wall shape slab init_pos {2 0 0} fixed 1
+link body1 b point {4 0 0} tightness 200";
+    let solver = solve(text);
+    for k in 0..=400 {
+        let t = f64::from(k) * 0.005;
+        let x = state(&solver, "b", t).position.x;
+        assert!(x < 1.4 + 1e-4, "at {t} the ball's centre is at x = {x}");
+    }
+    let end = state(&solver, "b", 2.0);
+    assert!((end.position.x - 1.4).abs() < 2e-3, "{}", end.position.x);
+    assert!(end.velocity.norm() < 0.5, "{:?}", end.velocity);
+    let collisions = solver.collisions();
+    assert!(collisions.iter().any(|c| c.resting), "no resting hop");
+    assert!(collisions.len() < 2_000, "{} collisions", collisions.len());
+}
+
+#[test]
 fn no_example_lets_anything_pass_through_anything() {
     let mut paths: Vec<_> = std::fs::read_dir("examples")
         .unwrap()

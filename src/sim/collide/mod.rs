@@ -66,6 +66,8 @@ const TIME_TOLERANCE: f64 = 1e-10;
 const SPARSE_ACTIVE: usize = 8;
 /// The resting interval is this fraction of the check window.
 const RESTING_FRACTION: f64 = 0.25;
+/// A resting hop rises at most a quarter of this fraction of the sum of the pair's reaches.
+const RESTING_RISE: f64 = 1e-3;
 /// The acceleration pressing a pair together is the slope of the velocity tracks over this
 /// fraction of the check window before the contact: short enough not to reach back across an
 /// earlier velocity jump.
@@ -109,9 +111,7 @@ impl Collider {
 
     /// The collisions that stand (those undone by a back-up are gone), in time order.
     pub fn collisions(&self) -> Vec<Collision> {
-        let mut list = self.lock().records.clone();
-        list.sort_by(|a, b| a.time.total_cmp(&b.time));
-        list
+        self.lock().records.clone()
     }
 
     /// Problems met: pairs of infinitely massive bodies that pass through each other.
@@ -149,12 +149,8 @@ impl Collider {
     /// live run's memory, and the cost of undoing collisions at each back-up, bounded.
     pub fn forget_before(&self, time: f64) -> Vec<Collision> {
         let records = &mut self.lock().records;
-        let (mut old, new): (Vec<Collision>, Vec<Collision>) = std::mem::take(records)
-            .into_iter()
-            .partition(|r| r.time < time);
-        *records = new;
-        old.sort_by(|a, b| a.time.total_cmp(&b.time));
-        old
+        let newer = records.split_off(records.partition_point(|r| r.time < time));
+        std::mem::replace(records, newer)
     }
 
     /// The components holding body `body`'s state in `partition`.
@@ -208,6 +204,7 @@ struct Detector {
     cursors: Vec<[Cursor; BODY_VARIABLES]>,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
+    /// The collisions that stand, in time order (a back-up undoes only the latest ones).
     records: Vec<Collision>,
     warnings: Vec<String>,
     warned: HashSet<(usize, usize)>,
@@ -490,6 +487,7 @@ impl Detector {
                     normal: c.normal,
                     pressing: self.pressing(*i, *j, &c.normal, time, context),
                     resting_interval: self.window * RESTING_FRACTION,
+                    resting_rise: RESTING_RISE * (self.bodies[*i].reach + self.bodies[*j].reach),
                 };
                 let side = |b: usize, state: Kinematics| Side {
                     body: &self.bodies[b],
@@ -540,7 +538,10 @@ impl Detector {
                 }
             }
             jumps.sort_by_key(|&(v, _)| v);
-            self.records.extend(records);
+            for record in records {
+                let at = self.records.partition_point(|r| r.time <= record.time);
+                self.records.insert(at, record);
+            }
             context.request_back_up(BackUp {
                 time,
                 components: Vec::new(),
@@ -608,7 +609,10 @@ impl Detector {
             }
             let reset = time <= self.start;
             let mut partners = Vec::new();
-            self.records.retain(|r| {
+            // Only collisions from `time` on can be undone; the records are in time order.
+            let from = self.records.partition_point(|r| r.time < time);
+            let mut later = self.records.split_off(from);
+            later.retain(|r| {
                 let involved = r.bodies.0 == b || r.bodies.1 == b;
                 let undone = r.time > time || (reset && r.time >= time);
                 if involved && undone {
@@ -622,6 +626,7 @@ impl Detector {
                 }
                 true
             });
+            self.records.append(&mut later);
             for (other, when) in partners {
                 also.extend(
                     self.components_of(other, partition)

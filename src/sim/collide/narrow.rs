@@ -151,10 +151,24 @@ pub(crate) fn first_contact(
             }
         };
     }
-    // Too slow an approach for advancement to converge: look at the end and bisect if needed.
-    let lo = t;
-    let end = look(to, cache)?;
-    hits(&end).then(|| bisect(pair, lo, end, cache, &look, &hits))
+    // Too slow an approach for advancement to converge: walk the rest of the interval in even
+    // strides rather than look only at its end, where a pair that went on into each other may
+    // already be coming apart through the far side.
+    let stride = (to - t) / CONTACT_SUBSTEPS;
+    let mut lo = t;
+    while lo < to {
+        let next = if to - lo > stride { lo + stride } else { to };
+        let found = look(next, cache)?;
+        if hits(&found) {
+            return Some(if found.contact.contact.distance < -pair.tolerance {
+                bisect(pair, lo, found, cache, &look, &hits)
+            } else {
+                found
+            });
+        }
+        lo = next;
+    }
+    None
 }
 
 /// Narrows `[lo, inside.time]` (no contact at `lo`, an approaching contact with

@@ -24,15 +24,19 @@
 //!
 //! # Resting contact
 //!
-//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end. The rule
-//! that stops it: when the pair is pressed together by an acceleration `a` along the normal
-//! (gravity, say) and approaches slower than `a h`, with `h` the resting interval (a quarter
-//! of the scene's output step), the bounce is replaced by a hop that separates at `a h / 2`.
-//! Under that same acceleration the pair meets again after exactly `h` at the same speed, so
-//! a resting body makes one small contact per resting interval and rises at most `a h² / 8`
-//! (under a millimetre for gravity and a 0.1 s output step) instead of an endless sequence.
-//! Elastic pairs (`e = 1`) never rest: they keep their energy, as they should. (Two elastic
-//! bodies pressed together by stiff links make a quick series of small impulses instead.)
+//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end; an elastic
+//! ball pressed against a wall by a damped link does the same as the link takes its energy.
+//! The rule that stops it: when the pair is pressed together by an acceleration `a` along the
+//! normal (gravity, a link) and approaches slower than the *resting speed*
+//! `w = min(a h, √(2 a δ))`, the bounce is replaced by a hop that separates at `w / 2`. Here
+//! `h` is the resting interval (a quarter of the scene's output step) and `δ` the resting rise
+//! (a thousandth of the sum of the pair's reaches). Under that same
+//! acceleration the pair meets again after `w / a ≤ h` at the same speed, so a resting body
+//! makes one small contact per `w / a` and rises at most `w² / 8a ≤ δ / 4` instead of making an
+//! endless sequence. The rule applies to elastic pairs too: it changes their kinetic energy by
+//! at most `m a δ` per contact (the work of the pressing force over the rise), where an endless
+//! sequence of ever smaller bounces would stall the simulation; a pair approaching faster than
+//! `w` bounces elastically as always.
 
 use super::bodies::{CollisionBody, Kinematics};
 use nalgebra::Vector3;
@@ -54,6 +58,8 @@ pub(crate) struct ContactPoint {
     pub pressing: f64,
     /// The resting interval `h`.
     pub resting_interval: f64,
+    /// The resting rise `δ`.
+    pub resting_rise: f64,
 }
 
 /// What an impact does.
@@ -103,8 +109,10 @@ pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impa
         return Impact::Immovable;
     }
     let e = a.body.restitution * b.body.restitution;
-    let rest_speed = contact.pressing * contact.resting_interval;
-    let resting = e < 1.0 && contact.pressing > 0.0 && -u < rest_speed;
+    let pressing = contact.pressing;
+    let rest_speed =
+        (pressing * contact.resting_interval).min((2.0 * pressing * contact.resting_rise).sqrt());
+    let resting = pressing > 0.0 && -u < rest_speed;
     let separating = if resting { rest_speed / 2.0 } else { -e * u };
     let j = (separating - u) / k;
     let apply = |side: &Side<'_>, r: &Vector3<f64>, impulse: Vector3<f64>| -> Kinematics {
