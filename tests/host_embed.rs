@@ -2,7 +2,8 @@
 //! plays (the screen changes between two screenshots), and a slave killed with SIGKILL during
 //! playback leaves the host running with the document untouched and the animation marked
 //! failed until Restart brings it back; the language editor opened from the Asgard menu edits
-//! the scene and Save changes only the scene's bytes. The host's state is read through its
+//! the scene and Save changes only the scene's bytes; the Live toggle follows a live run that
+//! fails back to playback. The host's state is read through its
 //! test-only probe (`asgard host --probe`,
 //! `org.asgard.Asgard1.HostProbe`); every wait is on a condition with a time limit.
 //!
@@ -232,4 +233,53 @@ fn an_edit_in_a_detached_editor_is_saved_into_the_document() {
         outside(&original),
         "only the scene's bytes change"
     );
+}
+
+/// A scene whose computed motion (to its finish, 0.1 s) is fine but whose live run, which goes
+/// on past the finish, blows up at about 0.2 s: x' = 100 x².
+const FAILS_LIVE: &str = "<DOCUMENT CMEMO>
+<CMEMO>
+<TO>Tester</TO>
+<FROM>Host test</FROM>
+<SUBJECT>A live run that fails</SUBJECT>
+<BODY>
+<PARAGRAPH>
+<DOCUMENT ANIMATION>
+<ANIMATION>
+<ASGARD>
+shape_set ss1 desc \\{sphere 0.5\\}
+body b shape ss1 init_pos \\{1 0 0\\}
+force body b x \\{[b x] * [b x] * 100\\} y 0 z 0
+simulator finish 0.1
+</ASGARD>
+</ANIMATION>
+</DOCUMENT>
+</PARAGRAPH>
+</BODY>
+</CMEMO>
+</DOCUMENT>
+";
+
+/// Asgard ▸ Live (Ctrl+L) runs the animation live; when the live run fails, the slave returns
+/// the rendition to playback and the toggle is unticked again.
+#[test]
+fn the_live_toggle_follows_a_live_run_that_fails() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("fails.sgml");
+    std::fs::write(&memo, FAILS_LIVE).unwrap();
+    let host = Host::open(&memo);
+    let state = host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    assert_eq!(state[0]["live_toggle"], false);
+    assert_eq!(state[0]["animations"][0]["message"], "");
+
+    let window = host.window();
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+l"]);
+    let state = host.wait_for_window("the live run failed and Live unticked", |w| {
+        let message = w["animations"][0]["message"].as_str().unwrap_or("");
+        message.contains("simulation failed") && w["live_toggle"] == false
+    });
+    assert_eq!(state[0]["animations"][0]["phase"], "running");
 }

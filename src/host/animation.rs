@@ -25,7 +25,9 @@ use std::pin::Pin;
 use std::process::{Child, Command, ExitStatus};
 use std::rc::{Rc, Weak};
 use zbus::export::futures_core::Stream;
+use zbus::fdo::PropertiesProxy;
 use zbus::proxy::CacheProperties;
+use zbus::zvariant::Value;
 
 /// The size an animation gets when neither the document nor the slave asks for one.
 const FALLBACK_SIZE: (u32, u32) = (400, 300);
@@ -41,6 +43,8 @@ pub enum AnimationEvent {
     Focused,
     /// Something to show in the status line (a refused command, a scene error).
     Message(String),
+    /// The rendition went live or back to playback (asked to, or its live run failed).
+    ModeChanged,
 }
 
 /// Receives an animation's events; the window that owns the animations implements it.
@@ -647,7 +651,8 @@ async fn open_frames(rendition: &RenditionProxy<'static>) -> Result<FrameReader,
     FrameReader::from_reply(reply).map_err(|e| format!("Cannot show Asgard's frames: {e}"))
 }
 
-/// Follows the slave's signals: frames, new frame memory, scene text changes and errors.
+/// Follows the slave's signals: frames, new frame memory, mode and scene text changes, and
+/// errors.
 async fn listen(
     weak: Weak<Animation>,
     generation: u64,
@@ -689,6 +694,37 @@ async fn listen(
                 }
                 Err(message) => (this.events)(&this, AnimationEvent::Message(message)),
             }
+        }
+    });
+
+    // The mode changes when asked to, and also when a live run fails: the Live toggle follows.
+    // The proxies do not cache properties (see `ipc::proxy`), so the change signal is read
+    // as it comes.
+    let inner = rendition.inner();
+    let properties = PropertiesProxy::builder(inner.connection())
+        .destination(inner.destination().to_owned())
+        .and_then(|b| b.path(inner.path().to_owned()))
+        .map_err(failed)?
+        .cache_properties(CacheProperties::No)
+        .build()
+        .await
+        .map_err(failed)?;
+    let mut changes = properties
+        .receive_properties_changed()
+        .await
+        .map_err(failed)?;
+    let w = weak.clone();
+    glib::spawn_future_local(async move {
+        while let Some(signal) = next(&mut changes).await {
+            let Ok(args) = signal.args() else { continue };
+            let Some(Value::Str(mode)) = args.changed_properties().get("Mode") else {
+                continue;
+            };
+            let Some(this) = current(&w, generation) else {
+                return;
+            };
+            this.live.set(mode.as_str() == PlaybackMode::Live.as_str());
+            (this.events)(&this, AnimationEvent::ModeChanged);
         }
     });
 

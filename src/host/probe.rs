@@ -1,8 +1,8 @@
 //! A test-only window into the host: with `asgard host --probe`, the host owns the session-bus
 //! name `org.asgard.Asgard1.Host<PID>` and serves `org.asgard.Asgard1.HostProbe` at
 //! `/org/asgard/Asgard1/Host`, whose one method `Describe()` returns the state of its windows
-//! as JSON (title, path, modified mark, status line, and per animation its phase, frames
-//! shown, slave process id and size). End-to-end tests wait on that state instead of sleeping.
+//! as JSON (title, path, modified mark, status line, the Live toggle, and per animation its
+//! phase, frames shown, slave process id and size). End-to-end tests wait on that state instead of sleeping.
 //! It only reads; the tests drive the host through its real user interface.
 
 use gtk::glib;
@@ -28,6 +28,8 @@ pub struct WindowState {
     pub path: Option<String>,
     pub modified: bool,
     pub status: String,
+    /// Whether Asgard ▸ Live is ticked (it shows the focused animation's mode).
+    pub live_toggle: bool,
     pub animations: Vec<AnimationState>,
 }
 

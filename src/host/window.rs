@@ -171,6 +171,12 @@ impl HostWindow {
             path: open.path.as_ref().map(|p| p.display().to_string()),
             modified: open.modified,
             status: self.status.text().to_string(),
+            live_toggle: self
+                .window
+                .lookup_action("live")
+                .and_then(|action| action.state())
+                .and_then(|state| state.get::<bool>())
+                .unwrap_or(false),
             animations: self.animations.borrow().iter().map(|a| a.state()).collect(),
         }
     }
@@ -269,12 +275,16 @@ impl HostWindow {
         }
     }
 
+    /// The animation menu commands act on: the focused one, or the first.
+    fn target(&self) -> Option<Rc<Animation>> {
+        let focused = self.focused.borrow().upgrade();
+        focused.or_else(|| self.animations.borrow().first().cloned())
+    }
+
     /// Runs a menu command on the focused animation, or the first one; says so when there is
     /// none. Returns whether there was one.
     fn with_target(&self, command: impl FnOnce(&Rc<Animation>)) -> bool {
-        let focused = self.focused.borrow().upgrade();
-        let target = focused.or_else(|| self.animations.borrow().first().cloned());
-        match target {
+        match self.target() {
             Some(animation) => {
                 command(&animation);
                 true
@@ -300,6 +310,11 @@ impl HostWindow {
                 AnimationEvent::Focused => {
                     this.focused.replace(Rc::downgrade(animation));
                     this.sync_toggles(animation);
+                }
+                AnimationEvent::ModeChanged => {
+                    if this.target().is_some_and(|t| Rc::ptr_eq(&t, animation)) {
+                        this.sync_toggles(animation);
+                    }
                 }
                 AnimationEvent::Message(message) => this.say(&message),
             }
