@@ -126,17 +126,28 @@ impl Track {
     /// Interpolates variable `var` at `time`, or `None` outside the computed span or if the
     /// track has no variable `var`.
     pub fn value(&self, var: usize, time: f64, side: Side, cursor: &mut Cursor) -> Option<f64> {
-        let w = self.width;
-        if var >= w {
+        if var >= self.width {
             return None;
         }
-        Some(match self.locate(time, side, cursor)? {
+        Some(self.value_in(self.locate(time, side, cursor)?, var))
+    }
+
+    /// Reads several variables at one time with one search: where `time` falls in the track,
+    /// for [`Track::value_in`]; `None` outside the computed span.
+    pub(crate) fn find(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
+        self.locate(time, side, cursor)
+    }
+
+    /// Variable `var`'s value where [`Track::find`] found; `var` must be below the width.
+    pub(crate) fn value_in(&self, segment: Segment, var: usize) -> f64 {
+        let w = self.width;
+        match segment {
             Segment::At(k) => self.values[k * w + var],
             Segment::Between(k, fraction) => {
                 let (x0, x1) = (self.values[k * w + var], self.values[(k + 1) * w + var]);
                 x0 + (x1 - x0) * fraction
             }
-        })
+        }
     }
 
     /// Keeps the motion up to `time` only: drops every point after it (and the values after a
@@ -207,7 +218,8 @@ impl Track {
         // The last point at or before `time`, found from the cursor when it is close.
         let mut k = cursor.segment.min(times.len() - 1);
         if times[k] > time {
-            k = times.partition_point(|&t| t <= time) - 1;
+            // Behind the cursor: the answer is before it.
+            k = times[..k].partition_point(|&t| t <= time) - 1;
         } else {
             let mut steps = 0;
             while k + 1 < times.len() && times[k + 1] <= time {
@@ -233,7 +245,9 @@ impl Track {
     }
 }
 
-enum Segment {
+/// Where a time falls in a track.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Segment {
     /// Exactly at point `k`.
     At(usize),
     /// Between points `k` and `k + 1`, this fraction of the way.

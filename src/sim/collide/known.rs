@@ -44,7 +44,12 @@ impl KnownBoxes {
     /// what was recorded for `b` from `from` on.
     pub fn record(&mut self, b: usize, from: f64, to: f64, bounds: Aabb) {
         let list = &mut self.bodies[b];
-        let keep = list.partition_point(|s| s.from < from);
+        // Checks go forward in time: a record nearly always starts after the last one, and
+        // the search through a long list would cost a cache miss per halving.
+        let keep = match list.last() {
+            Some(last) if last.from < from => list.len(),
+            _ => list.partition_point(|s| s.from < from),
+        };
         list.truncate(keep);
         match list.last_mut() {
             Some(last) if last.to >= from && to - last.from <= self.window => {
@@ -61,7 +66,9 @@ impl KnownBoxes {
         let list = &mut self.bodies[b];
         let keep = list.partition_point(|s| s.from < time);
         list.truncate(keep);
-        for s in list.iter_mut() {
+        // A record spans at most a window: only those starting within one of `time` reach it.
+        let reaching = list.partition_point(|s| s.from < time - self.window);
+        for s in &mut list[reaching..] {
             s.to = s.to.min(time);
         }
     }

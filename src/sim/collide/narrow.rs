@@ -14,7 +14,10 @@
 
 use super::bodies::{CollisionBody, Kinematics};
 use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
+use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::StepContext;
+use crate::sim::track::Cursor;
+use std::cell::RefCell;
 
 /// The speed bound is taken from the interval's ends and its chord; motion within the interval
 /// may be a little faster (the velocity changes), so the bound is widened by this factor.
@@ -81,10 +84,18 @@ pub(crate) fn first_contact(
     cache: &mut ShapePairCache,
 ) -> Option<Found> {
     let known = |t: f64| pair.known.iter().find(|known| known.0 == t);
+    // The looks mostly go forward in time: each body's reads start where its last one was.
+    let cursors = RefCell::new([[Cursor::default(); BODY_VARIABLES]; 2]);
     let look = |t: f64, cache: &mut ShapePairCache| -> Option<Found> {
         let (a, b) = match known(t) {
             Some(&(_, a, b)) => (a, b),
-            None => (pair.a.state(context, t)?, pair.b.state(context, t)?),
+            None => {
+                let [at_a, at_b] = &mut *cursors.borrow_mut();
+                (
+                    pair.a.state_from(context, t, at_a)?,
+                    pair.b.state_from(context, t, at_b)?,
+                )
+            }
         };
         let contact = closest_between_shapes(
             pair.a.shape.as_ref()?,

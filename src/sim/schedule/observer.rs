@@ -123,15 +123,15 @@ impl StepContext<'_> {
                 return false;
             };
             let track = self.tracks.read(c);
-            let first = k;
+            let Some(segment) = track.find(time, side, &mut cursors[k]) else {
+                return false;
+            };
             while k < vars.len() {
                 match self.tracks.location(vars[k]) {
-                    Some((owner, local)) if owner == c => {
-                        match track.value(local, time, side, &mut cursors[first]) {
-                            Some(value) => out[k] = value,
-                            None => return false,
-                        }
+                    Some((owner, local)) if owner == c && local < track.width() => {
+                        out[k] = track.value_in(segment, local);
                     }
+                    Some((owner, _)) if owner == c => return false,
                     _ => break,
                 }
                 k += 1;
