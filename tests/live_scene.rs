@@ -117,6 +117,23 @@ fn drag_to(target: Vector3<f64>) -> Vec<(usize, Action)> {
     ]
 }
 
+/// The bits of every recorded time, position, rotation and velocity of `bodies`, for
+/// comparing runs exactly.
+fn recorded_bits(controls: &LiveControls, bodies: &[usize]) -> Vec<u64> {
+    let recording = controls.recording();
+    let mut bits = Vec::new();
+    for &body in bodies {
+        let track = recording.track(body).unwrap();
+        for (t, s) in track.times.iter().zip(&track.states) {
+            bits.push(t.to_bits());
+            bits.extend(s.position.iter().map(|v| v.to_bits()));
+            bits.extend(s.rotation.coords.iter().map(|v| v.to_bits()));
+            bits.extend(s.velocity.iter().map(|v| v.to_bits()));
+        }
+    }
+    bits
+}
+
 #[test]
 fn without_remainder_division_live_runs_are_bit_for_bit_repeatable() {
     // Uneven frames (7, 16, 23 ms …) with a drag and a push: the steps are the same and so
@@ -126,20 +143,7 @@ fn without_remainder_division_live_runs_are_bit_for_bit_repeatable() {
         record: vec![0, 2],
         ..LiveOptions::default()
     };
-    let bits = |controls: &LiveControls| {
-        let recording = controls.recording();
-        let mut bits = Vec::new();
-        for body in [0, 2] {
-            let track = recording.track(body).unwrap();
-            for (t, s) in track.times.iter().zip(&track.states) {
-                bits.push(t.to_bits());
-                bits.extend(s.position.iter().map(|v| v.to_bits()));
-                bits.extend(s.rotation.coords.iter().map(|v| v.to_bits()));
-                bits.extend(s.velocity.iter().map(|v| v.to_bits()));
-            }
-        }
-        bits
-    };
+    let bits = |controls: &LiveControls| recorded_bits(controls, &[0, 2]);
     let script = || {
         let mut actions = drag_to(Vector3::new(1.0, 1.0, 0.0));
         actions.push((
@@ -519,17 +523,7 @@ fn without_remainder_division_live_runs_with_collisions_are_bit_for_bit_repeatab
         ..LiveOptions::default()
     };
     let bits = |controls: &LiveControls| {
-        let recording = controls.recording();
-        let mut bits = Vec::new();
-        for body in [2, 3] {
-            let track = recording.track(body).unwrap();
-            for (t, s) in track.times.iter().zip(&track.states) {
-                bits.push(t.to_bits());
-                bits.extend(s.position.iter().map(|v| v.to_bits()));
-                bits.extend(s.rotation.coords.iter().map(|v| v.to_bits()));
-                bits.extend(s.velocity.iter().map(|v| v.to_bits()));
-            }
-        }
+        let mut bits = recorded_bits(controls, &[2, 3]);
         for c in controls.collisions() {
             bits.push(c.time.to_bits());
             bits.extend(c.point.iter().map(|v| v.to_bits()));

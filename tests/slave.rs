@@ -104,6 +104,14 @@ fn members(xml: &str, name: &str) -> Vec<String> {
     out
 }
 
+/// `asgard slave` on a private connection, with a blocking connection to it.
+fn start_slave() -> (std::process::Child, zbus::blocking::Connection) {
+    let mut command = Command::new(ASGARD);
+    command.arg("slave");
+    let SlaveProcess { child, connection } = zbus::block_on(SlaveProcess::spawn(command)).unwrap();
+    (child, zbus::blocking::Connection::from(connection))
+}
+
 #[test]
 fn the_served_interfaces_are_the_schemas() {
     zbus::block_on(async {
@@ -211,13 +219,7 @@ fn a_host_we_did_not_write_drives_the_slave() {
 fn an_editor_the_host_opens_edits_the_slaves_scene() {
     let display = std::env::var("DISPLAY")
         .expect("this test needs a display: run it under xvfb-run, as scripts/test does");
-    let mut command = Command::new(ASGARD);
-    command.arg("slave");
-    let SlaveProcess {
-        mut child,
-        connection,
-    } = zbus::block_on(SlaveProcess::spawn(command)).unwrap();
-    let connection = zbus::blocking::Connection::from(connection);
+    let (mut child, connection) = start_slave();
     let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
     let pendulum = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pendulum.asg");
     subdocument
@@ -387,13 +389,7 @@ fn error_name(e: &zbus::Error) -> String {
 /// modes and playback commands in live mode get named errors.
 #[test]
 fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
-    let mut command = Command::new(ASGARD);
-    command.arg("slave");
-    let SlaveProcess {
-        mut child,
-        connection,
-    } = zbus::block_on(SlaveProcess::spawn(command)).unwrap();
-    let connection = zbus::blocking::Connection::from(connection);
+    let (mut child, connection) = start_slave();
     let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
     subdocument.set_scene_text(LIVE_SCENE).unwrap();
     let rendition = |path| {
