@@ -18,13 +18,15 @@ use asgard::scene::evaluate;
 use asgard::scene::handles::HandleScales;
 use asgard::ui;
 use asgard::ui::graphical::{initial_options, initial_view};
+#[path = "../tests/private_display/mod.rs"]
+mod private_display;
 use gtk::prelude::*;
 use gtk::{gio, glib};
 use gtk4 as gtk;
 use nalgebra::Point3;
+use private_display::private_display;
 use std::cell::{Cell, RefCell};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -43,29 +45,6 @@ fn scene_text() -> String {
         ));
     }
     text
-}
-
-/// A private X server for the windows.
-fn start_display() -> (Child, String) {
-    let mut xvfb = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x1024x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts (scripts/deps installs it)");
-    let mut number = String::new();
-    BufReader::new(xvfb.stdout.take().unwrap())
-        .read_line(&mut number)
-        .unwrap();
-    (xvfb, format!(":{}", number.trim()))
 }
 
 fn xdotool(args: &[String]) -> Child {
@@ -186,7 +165,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let (mut xvfb, display) = start_display();
+    let (_x_server, display) = private_display();
     std::env::set_var("DISPLAY", &display);
     std::env::set_var("GDK_BACKEND", "x11");
     std::env::set_var("NO_AT_BRIDGE", "1");
@@ -302,6 +281,4 @@ fn main() {
         );
     }
     drop(app);
-    let _ = xvfb.kill();
-    let _ = xvfb.wait();
 }

@@ -92,14 +92,20 @@ fn expect_picture(editor: &Editor, rect: Rect, name: &str) {
 /// How long a picture may take to come to match its golden one.
 const PATCH_WAIT: Duration = Duration::from_secs(60);
 
-/// Types `text` at the end of the language viewer's text and presses Update (Ctrl+Return).
-fn type_at_end_and_update(editor: &Editor, text: &str) {
+/// Focuses the language viewer and clicks into its text, which gives the text the keyboard;
+/// returns the viewer's window id and place.
+fn click_into_language_viewer(editor: &Editor) -> (String, Rect) {
     let id = editor.window("Language viewer 1$");
     let window = editor.geometry(&id);
     editor.xdotool(&["windowfocus", "--sync", &id]);
-    // A click in the text gives it the keyboard.
-    let (x, y) = (window.x + window.width / 2, window.y + window.height / 2);
+    let (x, y) = (window.x + 300, window.y + window.height / 2);
     editor.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"]);
+    (id, window)
+}
+
+/// Types `text` at the end of the language viewer's text and presses Update (Ctrl+Return).
+fn type_at_end_and_update(editor: &Editor, text: &str) {
+    click_into_language_viewer(editor);
     editor.xdotool(&["key", "ctrl+End"]);
     editor.xdotool(&["type", "--delay", "20", text]);
     editor.xdotool(&["key", "ctrl+Return"]);
@@ -253,11 +259,7 @@ fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
     let scene = evaluate(&editor.text()).unwrap();
     let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
     // Show the end of the text (b3's line) with the cursor on another line, near the top.
-    let id = editor.window("Language viewer 1$");
-    let window = editor.geometry(&id);
-    editor.xdotool(&["windowfocus", "--sync", &id]);
-    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
-    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    let (_, window) = click_into_language_viewer(&editor);
     editor.xdotool(&["key", "ctrl+End", "Up", "Up", "Up", "Up", "Up", "Up", "Up"]);
     let text_area = Rect {
         height: window.height - 60,
@@ -298,11 +300,7 @@ fn typing_not_yet_applied_survives_a_drag_and_update_keeps_both() {
     let editor = Editor::start(&example("pendulum.asg"));
     let scene = evaluate(&editor.text()).unwrap();
     let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
-    let id = editor.window("Language viewer 1$");
-    let window = editor.geometry(&id);
-    editor.xdotool(&["windowfocus", "--sync", &id]);
-    let (cx, cy) = (window.x + 300, window.y + window.height / 2);
-    editor.xdotool(&["mousemove", &cx.to_string(), &cy.to_string(), "click", "1"]);
+    let (id, _) = click_into_language_viewer(&editor);
     editor.xdotool(&["key", "ctrl+Home"]);
     editor.xdotool(&["type", "--delay", "20", "# typed before the drag"]);
     editor.xdotool(&["key", "Return"]);

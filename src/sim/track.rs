@@ -132,13 +132,7 @@ impl Track {
         Some(self.value_in(self.locate(time, side, cursor)?, var))
     }
 
-    /// Reads several variables at one time with one search: where `time` falls in the track,
-    /// for [`Track::value_in`]; `None` outside the computed span.
-    pub(crate) fn find(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
-        self.locate(time, side, cursor)
-    }
-
-    /// Variable `var`'s value where [`Track::find`] found; `var` must be below the width.
+    /// Variable `var`'s value where [`Track::locate`] found; `var` must be below the width.
     pub(crate) fn value_in(&self, segment: Segment, var: usize) -> f64 {
         let w = self.width;
         match segment {
@@ -210,7 +204,9 @@ impl Track {
         (self.times.capacity() + self.values.capacity()) * std::mem::size_of::<f64>()
     }
 
-    fn locate(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
+    /// Where `time` falls in the track, `None` outside the computed span: one search serves
+    /// several variables read there with [`Track::value_in`].
+    pub(crate) fn locate(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
         let times = &self.times;
         if !(time >= times[0] && time <= self.end_time()) {
             return None;

@@ -13,9 +13,12 @@ use asgard::render::scene_frame::SceneFrames;
 use asgard::scene::handles::HandleScales;
 use asgard::scene::Scene;
 use asgard::ui::graphical::{initial_options, initial_view};
-use std::io::{BufRead, BufReader};
+#[path = "../private_display/mod.rs"]
+mod private_display;
+use private_display::{private_display, start_reading_line, Owned};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long any condition may take before the test gives up.
@@ -26,31 +29,6 @@ pub const PATIENCE: Duration = Duration::from_secs(90);
 pub const GRAPHICAL_AT: (i32, i32) = (0, 0);
 pub const LANGUAGE_AT: (i32, i32) = (870, 0);
 pub const CONTROL_AT: (i32, i32) = (0, 700);
-
-/// A process that is killed when the test ends.
-struct Owned(Child);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `command` and reads the first line it prints (its display or bus address).
-fn start_reading_line(mut command: Command, what: &str) -> (Owned, String) {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {what} ({e}): run scripts/deps"));
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert!(!line.trim().is_empty(), "{what} printed nothing");
-    (Owned(child), line.trim().to_owned())
-}
 
 /// One `asgard edit` on its own display and bus.
 pub struct Editor {
@@ -78,17 +56,7 @@ impl Editor {
     /// windows are mapped and its scene is served on the bus, and puts the windows where the
     /// constants above say.
     pub fn start(file: &Path) -> Editor {
-        let mut xvfb = Command::new("Xvfb");
-        xvfb.args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x1024x24",
-            "-nolisten",
-            "tcp",
-        ]);
-        let (x_server, number) = start_reading_line(xvfb, "Xvfb");
+        let (x_server, display) = private_display();
         let mut dbus = Command::new("dbus-daemon");
         dbus.args(["--session", "--nofork", "--print-address=1"]);
         let (bus, address) = start_reading_line(dbus, "dbus-daemon");
@@ -101,7 +69,6 @@ impl Editor {
             "[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n",
         )
         .unwrap();
-        let display = format!(":{number}");
         let child = Command::new(env!("CARGO_BIN_EXE_asgard"))
             .arg("edit")
             .arg(file)

@@ -9,7 +9,7 @@ use crate::sim::physics::{BodyModel, Model, BODY_VARIABLES};
 use crate::sim::schedule::StepContext;
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
-use nalgebra::{Isometry3, Matrix3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 use std::collections::HashSet;
 
 /// One body as collision handling sees it.
@@ -86,14 +86,13 @@ impl CollisionBody {
         if !context.values(&ids, t, before, cursors, &mut v) {
             return None;
         }
-        let rotation = UnitQuaternion::new_normalize(Quaternion::new(v[3], v[4], v[5], v[6]));
-        let momentum = Vector3::new(v[10], v[11], v[12]);
+        let (state, momentum) = model.state_of(&v);
         Some(Kinematics {
-            position: Vector3::new(v[0], v[1], v[2]),
-            rotation,
-            velocity: Vector3::new(v[7], v[8], v[9]),
+            position: state.position,
+            rotation: state.rotation,
+            velocity: state.velocity,
             momentum,
-            angular_velocity: model.angular_velocity(&rotation, &momentum),
+            angular_velocity: state.angular_velocity,
         })
     }
 

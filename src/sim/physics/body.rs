@@ -21,8 +21,9 @@
 use super::error::PhysicsError;
 use crate::geom::MassProperties;
 use crate::scene::model::{Body, ShapeSet};
+use crate::scene::state::BodyState;
 use crate::sim::VarId;
-use nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion, Vector3};
 
 /// Number of state variables of a moving body.
 pub const BODY_VARIABLES: usize = 13;
@@ -228,6 +229,24 @@ impl BodyModel {
             momentum.y,
             momentum.z,
         ]
+    }
+
+    /// The state that values `v` of the body's thirteen variables (in block order) stand for,
+    /// and the angular momentum among them. The quaternion is normalised: the integrator does
+    /// not hold its length at one.
+    pub(crate) fn state_of(&self, v: &[f64; BODY_VARIABLES]) -> (BodyState, Vector3<f64>) {
+        let vector = |at: usize| Vector3::new(v[at], v[at + 1], v[at + 2]);
+        let q = slot::ROTATION;
+        let rotation =
+            UnitQuaternion::new_normalize(Quaternion::new(v[q], v[q + 1], v[q + 2], v[q + 3]));
+        let momentum = vector(slot::MOMENTUM);
+        let state = BodyState {
+            position: vector(slot::POSITION),
+            rotation,
+            velocity: vector(slot::VELOCITY),
+            angular_velocity: self.angular_velocity(&rotation, &momentum),
+        };
+        (state, momentum)
     }
 
     /// The inertia is a multiple of the identity (a sphere, a cube): then `ω = L / I` in any

@@ -14,7 +14,7 @@ pub use crate::scene::state::BodyState;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
 use crate::sim::{ComponentId, Motion};
-use nalgebra::{Quaternion, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use std::sync::Arc;
 
 /// A body's whole computed motion: its state at every time any of its variables was computed.
@@ -167,7 +167,7 @@ impl BodySampler {
                 v[slot as usize] = track.value(local as usize, t, Side::After, cursor)?;
             }
         }
-        Some(state_of(model, &v))
+        Some(model.state_of(&v).0)
     }
 
     /// Follows the simulation's current tracks again.
@@ -255,17 +255,5 @@ fn state_from(
     for (k, (value, cursor)) in v.iter_mut().zip(cursors.iter_mut()).enumerate() {
         *value = tracks.value(vars.at(k), t, side, cursor)?;
     }
-    Some(state_of(body, &v))
-}
-
-/// The state from the values of a body's variables, in block order.
-fn state_of(body: &BodyModel, v: &[f64; BODY_VARIABLES]) -> BodyState {
-    let rotation = UnitQuaternion::new_normalize(Quaternion::new(v[3], v[4], v[5], v[6]));
-    let momentum = Vector3::new(v[10], v[11], v[12]);
-    BodyState {
-        position: Vector3::new(v[0], v[1], v[2]),
-        rotation,
-        velocity: Vector3::new(v[7], v[8], v[9]),
-        angular_velocity: body.angular_velocity(&rotation, &momentum),
-    }
+    Some(body.state_of(&v).0)
 }

@@ -123,7 +123,7 @@ impl StepContext<'_> {
                 return false;
             };
             let track = self.tracks.read(c);
-            let Some(segment) = track.find(time, side, &mut cursors[k]) else {
+            let Some(segment) = track.locate(time, side, &mut cursors[k]) else {
                 return false;
             };
             while k < vars.len() {
