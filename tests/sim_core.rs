@@ -292,6 +292,7 @@ fn back_up_truncates_exactly_the_dependents_and_keeps_the_rest() {
         time: 0.5,
         components: vec![a],
         jumps: vec![(av, 7.0)],
+        ..BackUp::default()
     };
     sim.set_observer(Box::new(Recorder {
         log: log.clone(),
@@ -346,6 +347,7 @@ fn the_observer_extends_a_back_up_to_collision_partners() {
         time: 0.5,
         components: vec![a],
         jumps: vec![],
+        ..BackUp::default()
     };
     // Pretend a's body collided with c's at 0.8: backing a up to 0.5 voids that collision.
     sim.set_observer(Box::new(Recorder {
@@ -381,6 +383,7 @@ fn back_up_requests_are_checked() {
             time: 1.0,
             components: vec![],
             jumps: vec![(av, 1.0)],
+            ..BackUp::default()
         })
         .unwrap_err();
     assert_eq!(err.kind, ErrorKind::InvalidRequest);
@@ -393,6 +396,7 @@ fn back_up_requests_are_checked() {
             time: 9.0,
             components: vec![a],
             jumps: vec![],
+            ..BackUp::default()
         })
         .unwrap_err();
     assert!(err.message.contains("outside the simulated span"), "{err}");
@@ -401,6 +405,7 @@ fn back_up_requests_are_checked() {
             time: 0.0,
             components: vec![ComponentId(99)],
             jumps: vec![],
+            ..BackUp::default()
         })
         .unwrap_err();
     assert!(err.message.contains("component 99"), "{err}");

@@ -178,6 +178,7 @@ impl Solver {
                         time,
                         components,
                         jumps: Vec::new(),
+                        ..BackUp::default()
                     })
                     .map_err(|e| model.describe(e, Some(self.simulation.partition())))?;
                 backed_up.extend(truncations.into_iter().map(|t| t.component));

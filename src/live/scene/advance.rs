@@ -239,6 +239,7 @@ impl SceneAdvance {
                 time: self.time,
                 components,
                 jumps: Vec::new(),
+                ..BackUp::default()
             })
             .map(|_| ())
     }

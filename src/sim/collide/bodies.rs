@@ -24,6 +24,8 @@ pub(crate) struct CollisionBody {
     pub restitution: f64,
     /// Intervals over which a trajectory prescribes some of its variables.
     pub constraints: Vec<Constraint>,
+    /// Moves by its own state alone ([`Model::self_contained`]), so it may sleep at rest.
+    pub self_contained: bool,
 }
 
 impl CollisionBody {
@@ -143,6 +145,7 @@ pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBod
                 reach,
                 restitution: scene.bodies[i].restitution.value,
                 constraints: model.constraints(i).to_vec(),
+                self_contained: model.self_contained(i),
             }
         })
         .collect()

@@ -39,11 +39,11 @@ mod narrow;
 mod response;
 
 use crate::geom::broad::SweepAndPrune;
-use crate::geom::distance::ShapePairCache;
+use crate::geom::distance::{closest_between_shapes, ShapePairCache};
 use crate::geom::Aabb;
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::physics::{Model, BODY_VARIABLES};
+use crate::sim::physics::{BodyVars, Model, BODY_VARIABLES};
 use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
@@ -52,7 +52,7 @@ use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, speed_bound, Found, Pair};
-use response::{impact, ContactPoint, Impact, Impulse, Side};
+use response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -61,6 +61,9 @@ const DISTANCE_TOLERANCE: f64 = 1e-6;
 /// Contact times are found to within this fraction of the simulated span; contacts closer in
 /// time than that are one instant.
 const TIME_TOLERANCE: f64 = 1e-10;
+/// Shapes approaching so slowly that they would close this fraction of the distance tolerance
+/// over a check window are not colliding.
+const APPROACH_FRACTION: f64 = 1e-2;
 /// Below this many active bodies per body with a shape, the active ones are tested against all
 /// boxes directly instead of sweeping.
 const SPARSE_ACTIVE: usize = 8;
@@ -72,6 +75,13 @@ const RESTING_RISE: f64 = 1e-3;
 /// fraction of the check window before the contact: short enough not to reach back across an
 /// earlier velocity jump.
 const PRESSING_FRACTION: f64 = 1e-6;
+/// A body moving (at every point) slower than this many times the resting speed of a resting
+/// contact it makes with a support that does not move falls asleep there.
+const SLEEP_FACTOR: f64 = 2.0;
+/// A sleeper hit faster than this many times the resting speed it fell asleep at wakes.
+const WAKE_FACTOR: f64 = 4.0;
+/// Passes over the contacts of one instant at most (each pass handles them all in turn).
+const MAX_PASSES: usize = 100;
 
 /// One collision: at `time`, `bodies` (scene indices, the first is A) met at `point` with the
 /// unit `normal` from A to B, and an impulse of `impulse` along the normal pushed B (and its
@@ -208,6 +218,8 @@ struct Detector {
     records: Vec<Collision>,
     warnings: Vec<String>,
     warned: HashSet<(usize, usize)>,
+    /// Per body, how it last fell asleep.
+    rest: Vec<Rest>,
 }
 
 impl Detector {
@@ -246,6 +258,7 @@ impl Detector {
             records: Vec::new(),
             warnings: Vec::new(),
             warned: HashSet::new(),
+            rest: vec![Rest::default(); bodies.len()],
             bodies,
         }
     }
@@ -379,9 +392,13 @@ impl Detector {
                 speed: speed_bound(a, (a0, a1), b, (b0, b1), t1 - t0),
                 tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
                 time_tolerance: TIME_TOLERANCE * span,
+                approach_tolerance: self.approach_tolerance(i, j),
                 known: [(t0, *a0, *b0), (t1, *a1, *b1)],
             };
             let from = self.checked.get(i).min(self.checked.get(j)).max(t0);
+            if self.sleeps_over(i, from, t1, context) && self.sleeps_over(j, from, t1, context) {
+                continue;
+            }
             let cache = self.caches.entry((i, j)).or_default();
             if let Some(f) = first_contact(&pair, context, from, t1, cache) {
                 found.push((f, i, j));
@@ -454,8 +471,9 @@ impl Detector {
     }
 
     /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
-    /// a body: applies every contact of that instant in turn and asks for the back-up. Returns
-    /// the instant and its pairs, or `None` when no contact moved anything.
+    /// a body: applies every contact of that instant in turn and asks for the back-up, with
+    /// the bodies that fall asleep or wake there (see [`Detector::sleeps`]). Returns the
+    /// instant and its pairs, or `None` when no contact moved anything.
     fn respond(
         &mut self,
         found: &[(Found, usize, usize)],
@@ -472,88 +490,281 @@ impl Detector {
             let group = &found[k..end];
             k = end;
             let mut states: HashMap<usize, Kinematics> = HashMap::new();
-            let mut moved = false;
-            let mut records = Vec::new();
             for (f, i, j) in group {
-                let mut state = |b: usize, fallback: Kinematics| {
-                    *states
+                for (b, fallback) in [(*i, f.a), (*j, f.b)] {
+                    states
                         .entry(b)
-                        .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback))
-                };
-                let (sa, sb) = (state(*i, f.a), state(*j, f.b));
-                let c = &f.contact.contact;
-                let contact = ContactPoint {
-                    point: (c.point_a + c.point_b) / 2.0,
-                    normal: c.normal,
-                    pressing: self.pressing(*i, *j, &c.normal, time, context),
-                    resting_interval: self.window * RESTING_FRACTION,
-                    resting_rise: RESTING_RISE * (self.bodies[*i].reach + self.bodies[*j].reach),
-                };
-                let side = |b: usize, state: Kinematics| Side {
-                    body: &self.bodies[b],
-                    state,
-                    immovable: self.bodies[b].immovable(time),
-                };
-                match impact(&side(*i, sa), &side(*j, sb), &contact) {
-                    Impact::Separating => {}
-                    Impact::Immovable => self.warn_immovable(*i, *j, time),
-                    Impact::Impulse(outcome) => {
-                        let Impulse {
-                            impulse,
-                            a,
-                            b,
-                            resting,
-                        } = *outcome;
-                        states.insert(*i, a);
-                        states.insert(*j, b);
-                        moved = true;
-                        records.push(Collision {
-                            time,
-                            bodies: (*i, *j),
-                            point: contact.point,
-                            normal: contact.normal,
-                            impulse,
-                            resting,
-                        });
-                    }
+                        .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback));
                 }
             }
-            if !moved {
+            let contacts: Vec<ContactPoint> = group
+                .iter()
+                .map(|(f, i, j)| {
+                    let c = &f.contact.contact;
+                    ContactPoint {
+                        point: (c.point_a + c.point_b) / 2.0,
+                        normal: c.normal,
+                        pressing: self.pressing(*i, *j, &c.normal, time, context),
+                        resting_interval: self.window * RESTING_FRACTION,
+                        resting_rise: RESTING_RISE
+                            * (self.bodies[*i].reach + self.bodies[*j].reach),
+                        approach_tolerance: self.approach_tolerance(*i, *j),
+                        settled: false,
+                    }
+                })
+                .collect();
+            // Bodies that made a resting hop at this instant (in an earlier back-up to it).
+            let from = self.records.partition_point(|r| r.time < time - instant);
+            let mut hopped: Vec<usize> = self.records[from..]
+                .iter()
+                .take_while(|r| r.time <= time + instant)
+                .filter(|r| r.resting)
+                .flat_map(|r| [r.bodies.0, r.bodies.1])
+                .collect();
+            let mut records: Vec<Option<Collision>> = vec![None; group.len()];
+            let mut change = Wakefulness::default();
+            // Contacts of one instant are handled in turn, and again while one of them still
+            // approaches (an impulse on one contact of a stack can press another).
+            for _ in 0..MAX_PASSES {
+                let mut any = false;
+                for (slot, ((_, i, j), contact)) in group.iter().zip(&contacts).enumerate() {
+                    let (i, j, mut contact) = (*i, *j, *contact);
+                    contact.settled = hopped.contains(&i) || hopped.contains(&j);
+                    let (sa, sb) = (states[&i], states[&j]);
+                    let still = |change: &Wakefulness, b: usize| {
+                        change.asleep(b, self.asleep(b, time, context))
+                    };
+                    let side = |b: usize, state: Kinematics, still: bool| Side {
+                        body: &self.bodies[b],
+                        state,
+                        immovable: self.bodies[b].immovable(time) || still,
+                    };
+                    let hit = |change: &Wakefulness| {
+                        impact(
+                            &side(i, sa, still(change, i)),
+                            &side(j, sb, still(change, j)),
+                            &contact,
+                        )
+                    };
+                    let mut outcome = hit(&change);
+                    // A hard enough hit wakes a sleeper, which then takes its share of the impulse.
+                    if let Impact::Impulse(first) = &outcome {
+                        let speed = -approach(&sa, &sb, &contact);
+                        let woken: Vec<usize> = [i, j]
+                            .into_iter()
+                            .filter(|&b| {
+                                !first.resting
+                                    && still(&change, b)
+                                    && speed > WAKE_FACTOR * self.rest[b].speed
+                            })
+                            .collect();
+                        if !woken.is_empty() {
+                            for &b in &woken {
+                                change.wake(b);
+                            }
+                            outcome = hit(&change);
+                        }
+                    }
+                    match outcome {
+                        Impact::Separating => {}
+                        Impact::Immovable => self.warn_immovable(i, j, time),
+                        Impact::Impulse(outcome) => {
+                            let Impulse {
+                                impulse,
+                                mut a,
+                                mut b,
+                                resting,
+                            } = *outcome;
+                            if resting {
+                                let rest = resting_speed(&contact);
+                                let sides = [
+                                    (i, &sa, &mut a, j, -contact.normal),
+                                    (j, &sb, &mut b, i, contact.normal),
+                                ];
+                                for (body, before, after, partner, up) in sides {
+                                    let supported =
+                                        self.bodies[partner].is_fixed() || still(&change, partner);
+                                    if supported
+                                        && self.may_sleep(body, before, &contact, time, context)
+                                    {
+                                        change.sleep(body, Rest { speed: rest, up });
+                                        after.velocity = Vector3::zeros();
+                                        after.momentum = Vector3::zeros();
+                                        after.angular_velocity = Vector3::zeros();
+                                    }
+                                }
+                            }
+                            states.insert(i, a);
+                            states.insert(j, b);
+                            any = true;
+                            if resting {
+                                hopped.extend([i, j]);
+                            }
+                            let record = records[slot].get_or_insert(Collision {
+                                time,
+                                bodies: (i, j),
+                                point: contact.point,
+                                normal: contact.normal,
+                                impulse: 0.0,
+                                resting,
+                            });
+                            record.impulse += impulse;
+                            record.resting = resting;
+                        }
+                    }
+                }
+                if !any {
+                    break;
+                }
+            }
+            let records: Vec<Collision> = records.into_iter().flatten().collect();
+            if records.is_empty() {
                 continue;
             }
-            let mut jumps = Vec::new();
+            for &(b, rest) in &change.slept {
+                self.rest[b] = rest;
+            }
+            let woken = self.island(&change.woken, time, context);
+            let mut request = BackUp {
+                time,
+                ..BackUp::default()
+            };
             for (&b, state) in &states {
                 let body = &self.bodies[b];
                 let Some(vars) = body.model.vars else {
                     continue;
                 };
-                if body.immovable(time) {
+                if body.immovable(time) || change.asleep(b, self.asleep(b, time, context)) {
+                    if change.fell_asleep(b) {
+                        request.jumps.extend(at_rest(vars));
+                        request
+                            .holds
+                            .extend((0..BODY_VARIABLES).map(|k| vars.at(k)));
+                    }
                     continue;
                 }
                 for (var, value) in vars.velocity().iter().zip(state.velocity.iter()) {
-                    jumps.push((*var, *value));
+                    request.jumps.push((*var, *value));
                 }
                 for (var, value) in vars.momentum().iter().zip(state.momentum.iter()) {
-                    jumps.push((*var, *value));
+                    request.jumps.push((*var, *value));
                 }
             }
-            jumps.sort_by_key(|&(v, _)| v);
+            for b in woken {
+                if let Some(vars) = self.bodies[b].model.vars {
+                    request
+                        .releases
+                        .extend((0..BODY_VARIABLES).map(|k| vars.at(k)));
+                }
+            }
+            request.jumps.sort_by_key(|&(v, _)| v);
             for record in records {
                 let at = self.records.partition_point(|r| r.time <= record.time);
                 self.records.insert(at, record);
             }
-            context.request_back_up(BackUp {
-                time,
-                components: Vec::new(),
-                jumps,
-            });
+            context.request_back_up(request);
             return Some((time, group.iter().map(|&(_, i, j)| (i, j)).collect()));
         }
         None
     }
 
+    /// Whether body `b` is asleep (held at rest) at `time`.
+    fn asleep(&self, b: usize, time: f64, context: &StepContext<'_>) -> bool {
+        self.bodies[b]
+            .model
+            .vars
+            .is_some_and(|vars| context.is_held(vars.at(0), time))
+    }
+
+    /// Whether body `b` is fixed or asleep over all of `[from, to]`: two such bodies cannot
+    /// collide over it.
+    fn sleeps_over(&self, b: usize, from: f64, to: f64, context: &StepContext<'_>) -> bool {
+        let body = &self.bodies[b];
+        match body.model.vars {
+            None => body.is_fixed(),
+            Some(vars) => context.is_held_over(vars.at(0), from, to),
+        }
+    }
+
+    /// Whether body `b`, making the resting `contact` at `time` in state `before` with a
+    /// support that does not move, may fall asleep there: it moves by its own state alone,
+    /// is awake and free, and either moves (every point of it) slower than the sleep factor
+    /// times the contact's resting speed, or is jammed (it already hopped at this instant, off
+    /// another contact, and is still pressed into this one).
+    fn may_sleep(
+        &self,
+        b: usize,
+        before: &Kinematics,
+        contact: &ContactPoint,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> bool {
+        let body = &self.bodies[b];
+        let speed = before.velocity.norm() + body.reach * before.angular_velocity.norm();
+        body.self_contained
+            && !body.immovable(time)
+            && !self.asleep(b, time, context)
+            && (contact.settled || speed <= SLEEP_FACTOR * resting_speed(contact))
+    }
+
+    /// `woken` and every sleeper resting on one of them at `time`, transitively: bodies asleep
+    /// on a body that wakes must wake with it, or they would hang in the air when it moves. A
+    /// sleeper rests on a body it touches from the side its sleep's support was on.
+    fn island(&self, woken: &[usize], time: f64, context: &StepContext<'_>) -> Vec<usize> {
+        let mut island = woken.to_vec();
+        let mut sleepers: Vec<(usize, Kinematics)> = (0..self.bodies.len())
+            .filter(|&b| self.tracked(b) && !woken.contains(&b) && self.asleep(b, time, context))
+            .filter_map(|b| Some((b, self.bodies[b].state(context, time)?)))
+            .collect();
+        let mut next = 0;
+        while next < island.len() && !sleepers.is_empty() {
+            let x = island[next];
+            next += 1;
+            let Some(sx) = self.bodies[x].state(context, time) else {
+                continue;
+            };
+            let (a, shape_a) = match &self.bodies[x].shape {
+                Some(shape) => (&self.bodies[x], shape),
+                None => continue,
+            };
+            sleepers.retain(|(s, ss)| {
+                let b = &self.bodies[*s];
+                let touch = RESTING_RISE * (a.reach + b.reach);
+                let near = (ss.position - sx.position).norm() <= a.reach + b.reach + touch;
+                let touching = near
+                    && b.shape.as_ref().is_some_and(|shape_b| {
+                        let mut cache = ShapePairCache::default();
+                        let pose_a = a.pose(&sx);
+                        let pose_b = b.pose(ss);
+                        let contact =
+                            closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, &mut cache)
+                                .contact;
+                        contact.distance <= touch && contact.normal.dot(&self.rest[*s].up) > 0.0
+                    });
+                if touching {
+                    island.push(*s);
+                }
+                !touching
+            });
+        }
+        island
+    }
+
+    /// The speed below which bodies `i` and `j` in contact are not colliding.
+    fn approach_tolerance(&self, i: usize, j: usize) -> f64 {
+        let reach = self.bodies[i].reach + self.bodies[j].reach;
+        APPROACH_FRACTION * DISTANCE_TOLERANCE * reach / self.window
+    }
+
     /// How hard bodies `i` and `j` are pressed together along `normal` (from `i` to `j`) just
-    /// before `time`: their relative acceleration there, or 0.
+    /// before `time`: the part of each body's own acceleration there that drives it into the
+    /// other, added, or 0.
+    ///
+    /// Each body counts on its own, not their relative acceleration: a brick resting on the
+    /// floor falls freely between its resting hops, so its tracks show gravity, and a brick on
+    /// top of it is nonetheless pressed onto it by its own weight and must rest there rather
+    /// than bounce ever lower. (Two bodies falling together in the air count as pressed too;
+    /// their slow contacts hop apart, which costs at most the energy the resting rule allows.)
     fn pressing(
         &self,
         i: usize,
@@ -576,7 +787,7 @@ impl Detector {
             Some((late.velocity - early.velocity) / (time - before))
         };
         match (acceleration(i), acceleration(j)) {
-            (Some(a), Some(b)) => (-(b - a).dot(normal)).max(0.0),
+            (Some(a), Some(b)) => a.dot(normal).max(0.0) + (-b.dot(normal)).max(0.0),
             _ => 0.0,
         }
     }
@@ -604,6 +815,9 @@ impl Detector {
                 self.reach.set(b, self.reach.get(b).min(time));
                 if self.checked.get(b) > time {
                     self.checked.set(b, time);
+                }
+                // A state cached at the truncation time predates the jumps applied there.
+                if self.checked.get(b) >= time {
                     self.at_checked[b] = None;
                 }
             }
@@ -661,6 +875,7 @@ impl Detector {
             }
             self.checked.set(b, old.checked.get(o));
             self.reach.set(b, old.reach.get(o));
+            self.rest[b] = old.rest[o];
             self.known.copy_body(b, &old.known, o);
         }
         let mut back_ups = Vec::new();
@@ -684,6 +899,50 @@ impl Detector {
         }
         back_ups
     }
+}
+
+/// The resting contact at which a body fell asleep.
+#[derive(Clone, Copy, Debug, Default)]
+struct Rest {
+    /// Its resting speed.
+    speed: f64,
+    /// Its normal, from the support to the sleeper.
+    up: Vector3<f64>,
+}
+
+/// Who falls asleep and who wakes at one instant, as its contacts are handled in turn.
+#[derive(Default)]
+struct Wakefulness {
+    slept: Vec<(usize, Rest)>,
+    woken: Vec<usize>,
+}
+
+impl Wakefulness {
+    /// Whether body `b` is asleep now, given whether it was at the instant (`held`).
+    fn asleep(&self, b: usize, held: bool) -> bool {
+        (held || self.slept.iter().any(|&(s, _)| s == b)) && !self.woken.contains(&b)
+    }
+
+    fn fell_asleep(&self, b: usize) -> bool {
+        self.asleep(b, false)
+    }
+
+    fn sleep(&mut self, b: usize, rest: Rest) {
+        self.slept.push((b, rest));
+    }
+
+    fn wake(&mut self, b: usize) {
+        self.slept.retain(|&(s, _)| s != b);
+        if !self.woken.contains(&b) {
+            self.woken.push(b);
+        }
+    }
+}
+
+/// Jumps that bring a body's velocity and angular momentum to zero.
+fn at_rest(vars: BodyVars) -> impl Iterator<Item = (VarId, f64)> {
+    let moving = vars.velocity().into_iter().chain(vars.momentum());
+    moving.map(|v| (v, 0.0))
 }
 
 /// A body's states at both ends of a check window.

@@ -40,6 +40,10 @@ pub(crate) struct Pair<'a> {
     pub tolerance: f64,
     /// Contact times are found to within this.
     pub time_tolerance: f64,
+    /// Shapes in contact that approach slower than this are taken as resting against each
+    /// other, not as colliding: a pair whose impulses leave it approaching by a rounding error
+    /// would otherwise collide again at the same instant, endlessly.
+    pub approach_tolerance: f64,
     /// States of both bodies already read, with their time (the interval's ends), so that
     /// looks there need not read the tracks again.
     pub known: [(f64, Kinematics, Kinematics); 2],
@@ -114,7 +118,8 @@ pub(crate) fn first_contact(
     let approaching = |f: &Found| {
         let c = &f.contact.contact;
         let point = (c.point_a + c.point_b) / 2.0;
-        (f.b.point_velocity(&point) - f.a.point_velocity(&point)).dot(&c.normal) < 0.0
+        (f.b.point_velocity(&point) - f.a.point_velocity(&point)).dot(&c.normal)
+            < -pair.approach_tolerance
     };
 
     let hits = |f: &Found| f.contact.contact.distance <= pair.tolerance && approaching(f);

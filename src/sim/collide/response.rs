@@ -39,6 +39,9 @@
 //! `w` bounces elastically as always.
 
 use super::bodies::{CollisionBody, Kinematics};
+
+/// The friction coefficient of resting contacts (collisions are frictionless).
+const RESTING_FRICTION: f64 = 0.5;
 use nalgebra::Vector3;
 
 /// One side of a contact: the body, its state at the contact and whether it moves.
@@ -60,6 +63,13 @@ pub(crate) struct ContactPoint {
     pub resting_interval: f64,
     /// The resting rise `δ`.
     pub resting_rise: f64,
+    /// One of the bodies already hopped at this instant: a resting contact stops the pair
+    /// rather than separating it again (a body pressed between two others would otherwise
+    /// hop from one to the other without end).
+    pub settled: bool,
+    /// Approaching slower than this counts as not approaching: see
+    /// [`Pair::approach_tolerance`](super::narrow::Pair).
+    pub approach_tolerance: f64,
 }
 
 /// What an impact does.
@@ -83,6 +93,12 @@ pub(crate) struct Impulse {
     pub resting: bool,
 }
 
+/// The resting speed `w` of a contact (see the module documentation).
+pub(crate) fn resting_speed(contact: &ContactPoint) -> f64 {
+    let pressing = contact.pressing;
+    (pressing * contact.resting_interval).min((2.0 * pressing * contact.resting_rise).sqrt())
+}
+
 /// The normal approach velocity at the contact point (negative while approaching).
 pub(crate) fn approach(a: &Kinematics, b: &Kinematics, contact: &ContactPoint) -> f64 {
     (b.point_velocity(&contact.point) - a.point_velocity(&contact.point)).dot(&contact.normal)
@@ -91,29 +107,35 @@ pub(crate) fn approach(a: &Kinematics, b: &Kinematics, contact: &ContactPoint) -
 /// The impact of `a` and `b` at `contact`.
 pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impact {
     let u = approach(&a.state, &b.state, contact);
-    if u >= 0.0 {
+    if u >= -contact.approach_tolerance {
         return Impact::Separating;
     }
     let n = contact.normal;
     let ra = contact.point - a.state.position;
     let rb = contact.point - b.state.position;
-    let share = |side: &Side<'_>, r: &Vector3<f64>| -> f64 {
-        if side.immovable {
-            return 0.0;
-        }
-        let inverse = side.body.inverse_world_inertia(&side.state.rotation);
-        1.0 / side.body.model.mass + n.dot(&(inverse * r.cross(&n)).cross(r))
+    // How much a unit impulse along `d` changes the pair's relative velocity along `d`.
+    let compliance = |d: &Vector3<f64>| {
+        let share = |side: &Side<'_>, r: &Vector3<f64>| -> f64 {
+            if side.immovable {
+                return 0.0;
+            }
+            let inverse = side.body.inverse_world_inertia(&side.state.rotation);
+            1.0 / side.body.model.mass + d.dot(&(inverse * r.cross(d)).cross(r))
+        };
+        share(a, &ra) + share(b, &rb)
     };
-    let k = share(a, &ra) + share(b, &rb);
+    let k = compliance(&n);
     if !(k > 0.0 && k.is_finite()) {
         return Impact::Immovable;
     }
     let e = a.body.restitution * b.body.restitution;
-    let pressing = contact.pressing;
-    let rest_speed =
-        (pressing * contact.resting_interval).min((2.0 * pressing * contact.resting_rise).sqrt());
-    let resting = pressing > 0.0 && -u < rest_speed;
-    let separating = if resting { rest_speed / 2.0 } else { -e * u };
+    let rest_speed = resting_speed(contact);
+    let resting = contact.pressing > 0.0 && -u < rest_speed;
+    let separating = match (resting, contact.settled) {
+        (true, true) => 0.0,
+        (true, false) => rest_speed / 2.0,
+        (false, _) => -e * u,
+    };
     let j = (separating - u) / k;
     let apply = |side: &Side<'_>, r: &Vector3<f64>, impulse: Vector3<f64>| -> Kinematics {
         let mut s = side.state;
@@ -125,10 +147,26 @@ pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impa
         s.angular_velocity = side.body.model.angular_velocity(&s.rotation, &s.momentum);
         s
     };
+    let (mut sa, mut sb) = (apply(a, &ra, -j * n), apply(b, &rb, j * n));
+    if resting {
+        // Resting friction: stop the contact points sliding, within the friction cone.
+        let relative = sb.point_velocity(&contact.point) - sa.point_velocity(&contact.point);
+        let sliding = relative - relative.dot(&n) * n;
+        let speed = sliding.norm();
+        if speed > contact.approach_tolerance {
+            let t = sliding / speed;
+            let kt = compliance(&t);
+            if kt > 0.0 && kt.is_finite() {
+                let jt = (speed / kt).min(RESTING_FRICTION * j.abs());
+                sa = apply(&Side { state: sa, ..*a }, &ra, jt * t);
+                sb = apply(&Side { state: sb, ..*b }, &rb, -jt * t);
+            }
+        }
+    }
     Impact::Impulse(Box::new(Impulse {
         impulse: j,
-        a: apply(a, &ra, -j * n),
-        b: apply(b, &rb, j * n),
+        a: sa,
+        b: sb,
         resting,
     }))
 }

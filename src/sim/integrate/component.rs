@@ -238,15 +238,21 @@ impl ComponentIntegrator {
         values: &[f64],
         control: &StepControl,
     ) {
+        self.set_prescriptions(prescriptions);
+        self.restart(time, values, control);
+    }
+
+    /// Replaces the own variables' prescriptions (they govern from the next step on; the
+    /// caller restarts, and enters them where they begin now).
+    pub(crate) fn set_prescriptions(&mut self, prescriptions: Vec<(usize, Vec<Prescription>)>) {
         self.is_fixed = if prescriptions.is_empty() {
             Vec::new()
         } else {
-            vec![false; values.len()]
+            vec![false; self.work.n]
         };
         self.fixed.clear();
         self.active.clear();
         self.prescriptions = prescriptions;
-        self.restart(time, values, control);
     }
 
     /// Changes variable `local` at the current time (a jump); the caller restarts afterwards.

@@ -40,6 +40,9 @@ pub struct Model {
     factory: TapeFactory,
     inputs: InteractionInputs,
     simulator: Simulator,
+    /// Per state variable, whether its equation reads nothing but state variables: no time,
+    /// no external input, no trajectory.
+    state_only: Vec<bool>,
 }
 
 impl Model {
@@ -92,12 +95,15 @@ impl Model {
             }
         }
         let curves = Curves::new(&scene.trajectories);
+        let mut state_only = vec![true; rhs.len()];
         for (i, &node) in rhs.iter().enumerate() {
             let var = VarId(i as u32);
             let mut reads = Vec::new();
             let mut trajectories = Vec::new();
             for &symbol in pool.symbols(node) {
-                match symbols.meaning(symbol) {
+                let meaning = symbols.meaning(symbol);
+                state_only[i] &= matches!(meaning, Meaning::State(_));
+                match meaning {
                     Meaning::Time | Meaning::Input(_) => {}
                     Meaning::State(v) => reads.push(v),
                     Meaning::Channel(k) => trajectories.push(symbols.channels()[k].trajectory),
@@ -127,6 +133,7 @@ impl Model {
             factory: TapeFactory::new(pool, rhs, symbols, curves, inputs.clone()),
             inputs,
             simulator,
+            state_only,
         })
     }
 
@@ -149,6 +156,21 @@ impl Model {
     /// The factory compiling each component's equations (for [`Simulation::update`]).
     pub fn factory(&self) -> &dyn EquationFactory {
         &self.factory
+    }
+
+    /// Whether body `body` moves by its own state alone: its equations read no time, external
+    /// input, trajectory or other body's state, and no trajectory constrains it. Such a body,
+    /// once at rest on its supports, stays at rest until something hits it.
+    pub fn self_contained(&self, body: usize) -> bool {
+        let Some(vars) = self.bodies[body].vars else {
+            return false;
+        };
+        let own = |v: &VarId| (0..BODY_VARIABLES).any(|k| vars.at(k) == *v);
+        self.constraints[body].is_empty()
+            && (0..BODY_VARIABLES).all(|k| {
+                let var = vars.at(k);
+                self.state_only[var.index()] && self.system.variable(var).reads().iter().all(own)
+            })
     }
 
     /// The external inputs that push and pull bodies (none unless the model was compiled

@@ -8,10 +8,10 @@ use crate::sim::graph::ComponentId;
 use std::collections::HashMap;
 
 impl Simulation {
-    /// Backs `request.components` (and the components of the jumped variables) up to
-    /// `request.time`, transitively backing up every component that depends on them and every
-    /// component the observer names; applies the jumps at that time; and restarts all of them
-    /// there with the conservative step. Queue entries whose inputs are no longer computed far
+    /// Backs `request.components` (and the components of the jumped, held and released
+    /// variables) up to `request.time`, transitively backing up every component that depends
+    /// on them and every component the observer names; applies the jumps, then the holds and
+    /// releases, at that time; and restarts all of them there with the conservative step. Queue entries whose inputs are no longer computed far
     /// enough are dropped. Components not reached by any of this keep all their data.
     ///
     /// Returns the truncations made. Fails, changing nothing, if the request names an unknown
@@ -22,12 +22,11 @@ impl Simulation {
         self.check_back_up(request)?;
         let mut seeds: Vec<(ComponentId, f64)> =
             request.components.iter().map(|&c| (c, time)).collect();
-        seeds.extend(
-            request
-                .jumps
-                .iter()
-                .map(|&(v, _)| (self.partition.component_of(v), time)),
-        );
+        let changed_vars = || {
+            let jumped = request.jumps.iter().map(|&(v, _)| v);
+            jumped.chain(request.holds.iter().chain(&request.releases).copied())
+        };
+        seeds.extend(changed_vars().map(|v| (self.partition.component_of(v), time)));
         let truncations = self.invalidate(seeds);
 
         for &(var, value) in &request.jumps {
@@ -37,15 +36,27 @@ impl Simulation {
                 .integrator
                 .set_value(local, value);
         }
-        let mut jumped: Vec<ComponentId> = request
-            .jumps
-            .iter()
-            .map(|&(v, _)| self.partition.component_of(v))
+        for &var in &request.holds {
+            let c = self.partition.component_of(var);
+            let local = self.partition.local_index(var);
+            let value = self.components[c.index()].integrator.values()[local];
+            self.holds.hold(var, time, value);
+        }
+        for &var in &request.releases {
+            self.holds.release(var, time);
+        }
+        let mut jumped: Vec<ComponentId> = changed_vars()
+            .map(|v| self.partition.component_of(v))
             .collect();
         jumped.sort_unstable();
         jumped.dedup();
+        let held = !request.holds.is_empty() || !request.releases.is_empty();
         for &c in &jumped {
-            let integrator = &mut self.components[c.index()].integrator;
+            let component = &mut self.components[c.index()];
+            if held {
+                component.refresh_prescriptions(&self.system, &self.partition, c, &self.holds);
+            }
+            let integrator = &mut component.integrator;
             integrator.enter_prescriptions();
             let mut track = self.tracks.write(c);
             if track.last_point() != integrator.values() {
@@ -78,6 +89,24 @@ impl Simulation {
                 c.0,
                 self.partition.len()
             )));
+        }
+        for var in request.holds.iter().chain(&request.releases) {
+            if var.index() >= self.system.len() {
+                return Err(invalid(format!(
+                    "hold or release names variable id {} but there are only {} variables",
+                    var.0,
+                    self.system.len()
+                )));
+            }
+            let c = self.partition.component_of(*var);
+            if self.reached[c.index()] < time {
+                return Err(invalid(format!(
+                    "cannot hold or release `{}` at t = {time}: its component {} is only computed up to {}",
+                    self.system.name(*var),
+                    c.0,
+                    self.reached[c.index()]
+                )));
+            }
         }
         for &(var, value) in &request.jumps {
             if var.index() >= self.system.len() {
@@ -122,10 +151,19 @@ impl Simulation {
                 continue;
             }
             done.insert(c, time);
+            let reset = time <= self.system.start();
+            let mut unheld = false;
+            for &v in self.partition.members(c) {
+                unheld |= self.holds.back_up(v, time, reset);
+            }
+            let component = &mut self.components[c.index()];
+            if unheld {
+                component.refresh_prescriptions(&self.system, &self.partition, c, &self.holds);
+            }
             let to = {
                 let mut track = self.tracks.write(c);
                 track.truncate(time);
-                let integrator = &mut self.components[c.index()].integrator;
+                let integrator = &mut component.integrator;
                 integrator.restart(track.end_time(), track.last_point(), control);
                 track.end_time()
             };
@@ -220,6 +258,7 @@ mod tests {
                 time,
                 components: vec![a],
                 jumps: vec![],
+                ..BackUp::default()
             })
             .unwrap();
         assert_eq!(truncations.len(), 1);
@@ -240,6 +279,7 @@ mod tests {
             time: 1.0,
             components: vec![],
             jumps: vec![(var_a, 5.0)],
+            ..BackUp::default()
         })
         .unwrap();
         assert_eq!(sim.motion.value(var_a, 1.0), Some(5.0));

@@ -1,6 +1,7 @@
 //! A component as the scheduler runs it: its integrator, where its inputs come from, and the
 //! times it must land on.
 
+use super::hold::Holds;
 use crate::sim::error::{ErrorKind, SimError};
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::integrate::{ComponentIntegrator, StepControl};
@@ -119,6 +120,29 @@ impl Component {
             control,
         );
         self.integrator.enter_prescriptions();
+    }
+
+    /// Gives `c`'s integrator the prescriptions of its own variables again, the system's and
+    /// the holds, after holds changed.
+    pub(crate) fn refresh_prescriptions(
+        &mut self,
+        system: &System,
+        partition: &Partition,
+        c: ComponentId,
+        holds: &Holds,
+    ) {
+        let mut list = own_prescriptions(system, partition.members(c));
+        for (local, &v) in partition.members(c).iter().enumerate() {
+            if !holds.has(v) {
+                continue;
+            }
+            let held = holds.prescriptions(v);
+            match list.iter_mut().find(|(l, _)| *l == local) {
+                Some((_, own)) => own.extend(held),
+                None => list.push((local, held.collect())),
+            }
+        }
+        self.integrator.set_prescriptions(list);
     }
 
     /// The first breakpoint after `t`, or the end time if that comes first.

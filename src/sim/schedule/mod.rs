@@ -14,6 +14,7 @@
 
 mod backup;
 mod component;
+mod hold;
 mod horizon;
 mod observer;
 mod queue;
@@ -32,6 +33,7 @@ use super::stats::Statistics;
 use super::system::{EquationFactory, System};
 use super::track::Track;
 use component::Component;
+use hold::Holds;
 use queue::ReadyQueue;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, RwLock};
@@ -47,6 +49,8 @@ pub struct Simulation {
     tracks: Arc<Tracks>,
     motion: Motion,
     queue: ReadyQueue,
+    /// Variables held by back-ups (bodies asleep at rest).
+    holds: Holds,
     observer: Option<Box<dyn StepObserver>>,
     /// Accepted steps over all runs.
     steps: u64,
@@ -87,6 +91,7 @@ impl Simulation {
             partition,
             system,
             options,
+            holds: Holds::default(),
             observer: None,
             steps: 0,
         })
@@ -232,6 +237,7 @@ impl Simulation {
                 partition: &self.partition,
                 reached: &self.reached,
                 tracks: &self.tracks,
+                holds: &self.holds,
                 requests: &mut requests,
             };
             let report = StepReport {

@@ -14,6 +14,7 @@
 //! truncates. Keep that bookkeeping in terms of variables (bodies), not component ids: an
 //! incremental update may repartition the system and renumber the components.
 
+use super::hold::Holds;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
 use crate::sim::system::VarId;
@@ -36,6 +37,11 @@ pub struct BackUp {
     /// New values taking effect at `time` (velocity jumps). A variable prescribed at `time`
     /// keeps following its prescription.
     pub jumps: Vec<(VarId, f64)>,
+    /// Variables held from `time` on at their value there (after the jumps): their equations
+    /// are ignored until a later back-up releases them.
+    pub holds: Vec<VarId>,
+    /// Held variables whose own equations take over again at `time`.
+    pub releases: Vec<VarId>,
 }
 
 /// One component truncated by a back-up or reset.
@@ -74,6 +80,7 @@ pub struct StepContext<'a> {
     pub(crate) partition: &'a Partition,
     pub(crate) reached: &'a [f64],
     pub(crate) tracks: &'a Tracks,
+    pub(crate) holds: &'a Holds,
     pub(crate) requests: &'a mut Vec<BackUp>,
 }
 
@@ -138,6 +145,16 @@ impl StepContext<'_> {
             }
         }
         true
+    }
+
+    /// Whether `var` is held at `time` (see [`BackUp::holds`]).
+    pub fn is_held(&self, var: VarId, time: f64) -> bool {
+        self.holds.is_held(var, time)
+    }
+
+    /// Whether `var` is held over all of `[from, to]`, by one hold.
+    pub fn is_held_over(&self, var: VarId, from: f64, to: f64) -> bool {
+        self.holds.is_held_over(var, from, to)
     }
 
     /// Asks for a back-up once the callback returns.
