@@ -116,7 +116,7 @@ impl Solver {
                 report: UpdateReport::default(),
             });
         }
-        let model = Model::compile(&scene)?;
+        let model = self.model.update(&scene, &changes)?;
 
         // Variable ids keep their meaning only where the same body holds the same block.
         let mut changed = HashSet::new();
