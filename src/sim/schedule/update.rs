@@ -88,7 +88,15 @@ impl Simulation {
             }
         }
 
-        let partition = partition_for(&system, self.options.strategy);
+        // Without changed equations (what they read included) among the same variables, the
+        // reference graph is the old one, and so are the partition and each component's
+        // input wiring.
+        let same_graph = changes.equations.is_empty() && system.len() == self.system.len();
+        let partition = if same_graph {
+            self.partition.clone()
+        } else {
+            partition_for(&system, self.options.strategy)
+        };
         let same_start = system.start() == self.system.start();
         let mut plans = Vec::with_capacity(partition.len());
         let mut kept = vec![false; partition.len()];
@@ -134,9 +142,14 @@ impl Simulation {
             let (component, track) = match plan {
                 Plan::Keep(old) => {
                     let mut component = take(&mut old_components, old);
-                    component.rewire(&system, &partition, c);
+                    if same_graph {
+                        component.set_end(system.end());
+                    } else {
+                        component.rewire(&system, &partition, c);
+                    }
                     let track = take(&mut old_tracks, old);
-                    {
+                    // Nothing is computed past the old end.
+                    if system.end() < self.system.end() {
                         let mut data = track.write().unwrap_or_else(PoisonError::into_inner);
                         if data.truncate(system.end()) {
                             let (end, values) = (data.end_time(), data.last_point());
