@@ -46,6 +46,8 @@ pub(crate) struct KnownBoxes {
     /// that ever reached into the stretch (empty if none did). It only grows, so it stays a
     /// superset of what the records say through truncations and new records.
     stretches: Vec<Arc<Vec<Aabb>>>,
+    /// The stretches before this one are forgotten (empty): no window reaches them any more.
+    forgotten: usize,
 }
 
 /// The box holding nothing: the union with it changes nothing, and nothing overlaps it.
@@ -62,6 +64,7 @@ impl KnownBoxes {
             window,
             start,
             stretches: Vec::new(),
+            forgotten: 0,
         }
     }
 
@@ -86,6 +89,7 @@ impl KnownBoxes {
                 .resize_with(k + 1, || Arc::new(vec![EMPTY; bodies]));
         }
         let boxes = Arc::make_mut(&mut self.stretches[k]);
+        boxes.resize(bodies, EMPTY);
         boxes[b] = boxes[b].union(bounds);
     }
 
@@ -131,6 +135,27 @@ impl KnownBoxes {
         for (k, boxes) in other.stretches.iter().enumerate() {
             if boxes[from] != EMPTY {
                 self.widen(k, to, &boxes[from]);
+            }
+        }
+    }
+
+    /// Forgets what lies wholly before `time`: no window reaches back before it any more.
+    /// Keeps a long live run's memory bounded.
+    pub fn forget_before(&mut self, time: f64) {
+        let current = *self.stretches_of(time, time).start();
+        let done = current.min(self.stretches.len());
+        if done <= self.forgotten {
+            return;
+        }
+        for boxes in &mut self.stretches[self.forgotten..done] {
+            *boxes = Arc::default();
+        }
+        self.forgotten = done;
+        // A record spans at most a window: those starting a window before `time` end before it.
+        for list in &mut self.bodies {
+            let gone = list.partition_point(|s| s.from < time - self.window);
+            if gone > 0 {
+                Arc::make_mut(list).drain(..gone);
             }
         }
     }
@@ -230,6 +255,59 @@ mod tests {
         known.record(0, 0.07, 0.12, cube(2.0));
         assert_eq!(known.bodies[0].len(), 2);
         assert_eq!(known.over(0, 0.08, 0.12), Some(cube(2.0)));
+    }
+
+    #[test]
+    fn near_finds_the_bodies_whose_records_overlap_a_box_over_an_interval() {
+        let mut known = KnownBoxes::new(3, 0.0, 0.1);
+        known.record(0, 0.0, 0.1, cube(0.0));
+        known.record(0, 0.1, 0.2, cube(5.0));
+        known.record(1, 0.0, 0.1, cube(3.0));
+        known.record(2, 0.05, 0.15, cube(0.5));
+        fn near(known: &KnownBoxes, from: f64, to: f64, x: f64) -> Vec<usize> {
+            let mut found = Vec::new();
+            known.near(&cube(x), from, to, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            found
+        }
+        assert_eq!(near(&known, 0.0, 0.1, 0.0), vec![0, 2]);
+        assert_eq!(near(&known, 0.15, 0.2, 5.5), vec![0]);
+        assert_eq!(near(&known, 0.0, 0.05, 3.5), vec![1]);
+        // A truncation never hides a body: the map stays a superset of the records.
+        known.truncate(0, 0.05);
+        assert_eq!(near(&known, 0.0, 0.1, 0.0), vec![0, 2]);
+    }
+
+    #[test]
+    fn a_copied_body_is_found_where_the_original_was() {
+        let mut old = KnownBoxes::new(2, 0.0, 0.1);
+        old.record(1, 0.0, 0.1, cube(2.0));
+        old.record(1, 0.1, 0.2, cube(4.0));
+        let mut new = KnownBoxes::new(3, 0.0, 0.1);
+        new.copy_body(2, &old, 1);
+        let mut found = Vec::new();
+        new.near(&cube(4.0), 0.12, 0.18, &mut found);
+        assert_eq!(found, vec![2]);
+        assert_eq!(new.over(2, 0.0, 0.2), Some(cube(2.0).union(&cube(4.0))));
+    }
+
+    #[test]
+    fn forgetting_drops_what_lies_a_window_before() {
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
+        for k in 0..10 {
+            let t = f64::from(k) * 0.1;
+            known.record(0, t, t + 0.1, cube(f64::from(k)));
+        }
+        known.forget_before(0.55);
+        assert_eq!(known.over(0, 0.55, 0.6), Some(cube(5.0)));
+        assert_eq!(known.over(0, 0.95, 1.0), Some(cube(9.0)));
+        assert!(known.bodies[0].len() <= 6);
+        assert!(known.stretches[..5].iter().all(|s| s.is_empty()));
+        let mut found = Vec::new();
+        known.near(&cube(7.0), 0.7, 0.8, &mut found);
+        found.dedup();
+        assert_eq!(found, vec![0]);
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //!    articulated body are left out (other parts of one articulated body do collide). Bodies
 //!    already checked past the window are boxed from what they swept when they were checked
 //!    (see `known`), so a window checking a few catching-up bodies does not read every
-//!    body's tracks;
+//!    body's tracks; such a window boxes only the bodies `known` finds near the catching-up
+//!    ones (and the fixed ones), so its cost follows the catching-up bodies, not the scene;
 //! 2. for each such pair finds the first time of contact on the interpolated states by
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
@@ -124,9 +125,11 @@ impl Collider {
     /// Takes over what `old` (the collider of the scene before an edit) knew that still holds:
     /// each body's checked time and the collisions between bodies that kept their names,
     /// except for the bodies in `changed` (their equations or initial values changed), which
-    /// are checked again from the start. Returns, for the collisions forgotten because a
-    /// *fixed* body changed, the moving partner and the time from which its motion must be
-    /// backed up (a moving body's components are reset by the update itself).
+    /// are checked again from the start. Returns moving bodies and the times from which their
+    /// motion must be backed up because a *fixed* body changed or went away (a moving body's
+    /// components are reset by the update itself, a fixed body has none): the partners of its
+    /// forgotten collisions, from those collisions, and the bodies whose checked motion came
+    /// near its new place, from the first time it did.
     pub fn inherit(
         &self,
         old: &Collider,
@@ -147,10 +150,13 @@ impl Collider {
     }
 
     /// Forgets the collisions before `time` and returns them in time order: the caller knows
-    /// that no back-up will go before `time` any more, so they stand for good. Keeps a long
-    /// live run's memory, and the cost of undoing collisions at each back-up, bounded.
+    /// that no back-up will go before `time` any more, so they stand for good. Forgets what
+    /// the bodies swept before it too. Keeps a long live run's memory, and the cost of undoing
+    /// collisions at each back-up, bounded.
     pub fn forget_before(&self, time: f64) -> Vec<Collision> {
-        let records = &mut self.lock().records;
+        let mut detector = self.lock();
+        detector.known.forget_before(time);
+        let records = &mut detector.records;
         let newer = records.split_off(records.partition_point(|r| r.time < time));
         std::mem::replace(records, newer)
     }
@@ -379,38 +385,39 @@ impl Detector {
         }
         found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
 
-        // Where each body's check moves to: the active ones to `t1`, unless a contact holds
-        // them back.
-        let mut next: HashMap<usize, f64> = HashMap::with_capacity(active.len());
         for &b in &active {
-            if !self.tracked(b) {
-                continue;
-            }
-            if let Some(Some((s0, s1))) = ends.get(b) {
+            if let (true, Some(Some((s0, s1)))) = (self.tracked(b), ends.get(b)) {
                 let swept = swept_box(self.bodies[b].reach, s0, s1, t1 - t0);
                 self.known.record(b, t0, t1, swept);
             }
-            next.insert(b, t1);
         }
         let applied = self.respond(&found, span * TIME_TOLERANCE, context);
+        // Each active body's check moves to `t1`, unless a contact holds it back (or, for a
+        // body checked further already, back to the contact).
+        let mut held: HashMap<usize, f64> = HashMap::new();
         if let Some((time, group)) = &applied {
-            let checked = &self.checked;
-            let mut hold = |b: usize, to: f64| {
-                let at = next.entry(b).or_insert_with(|| checked.get(b));
-                *at = at.min(to);
-            };
             for (f, i, j) in &found {
                 if f.time > *time {
-                    hold(*i, f.time);
-                    hold(*j, f.time);
+                    for b in [*i, *j] {
+                        let checked = self.checked.get(b);
+                        let at = held
+                            .entry(b)
+                            .or_insert(if checked < t1 { t1 } else { checked });
+                        *at = at.min(f.time);
+                    }
                 }
             }
             for &(i, j) in group {
-                next.insert(i, *time);
-                next.insert(j, *time);
+                held.insert(i, *time);
+                held.insert(j, *time);
             }
         }
-        for (b, to) in next {
+        let mut moves: Vec<(usize, f64)> = active
+            .iter()
+            .map(|&b| (b, held.remove(&b).unwrap_or(t1)))
+            .collect();
+        moves.extend(held);
+        for (b, to) in moves {
             if !self.tracked(b) || to == self.checked.get(b) {
                 continue;
             }
