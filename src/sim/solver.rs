@@ -5,7 +5,10 @@
 //! bodies' equations or initial values changed, and resets only the components holding them
 //! and, transitively, those depending on them through equations or through collisions
 //! ([`Simulation::update`] with the [`Collider`] as observer); every other component keeps its
-//! motion. [`Solver::run`] then computes what was reset.
+//! motion. The model is updated rather than compiled again where the edit allows
+//! ([`Model::update`]: an edit of initial values only shares the compiled equations), and the
+//! new collider takes over what the old one checked ([`Collider::inherit`]). [`Solver::run`]
+//! then computes what was reset.
 
 use crate::scene::{diff, Scene};
 use crate::sim::collide::{Collider, Collision};
@@ -116,7 +119,7 @@ impl Solver {
                 report: UpdateReport::default(),
             });
         }
-        let model = Model::compile(&scene)?;
+        let model = self.model.update(&scene, &changes)?;
 
         // Variable ids keep their meaning only where the same body holds the same block.
         let mut changed = HashSet::new();

@@ -7,8 +7,16 @@
 //! one; the boxes recorded when those bodies were checked over the same stretch of time bound
 //! them just as well, and cost a lookup. Records hold only while the motion they were taken
 //! from stands: a truncation forgets what lies after its time.
+//!
+//! A tracked body's records cover its motion without gaps from the start to the time it is
+//! checked to (every check of a body records what it swept, and a truncation moves both
+//! back). So the bodies such a window has to look at are those whose records near the window
+//! come close to a checked body: [`KnownBoxes::near`] finds them from a coarse map per
+//! stretch of time without looking at every body's records.
 
 use crate::geom::Aabb;
+use nalgebra::Vector3;
+use std::sync::Arc;
 
 /// One body stays inside `bounds` over `[from, to]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,27 +31,72 @@ struct Swept {
 /// Windows shifted by back-ups overlap; a record is merged into the one before it while the
 /// two span no more than one window, so a body keeps about two records per window of time
 /// however often it was checked.
+///
+/// Each body's records are shared on copy ([`KnownBoxes::copy_body`]) and copied only when
+/// changed, so that handing them to the collider of an edited scene costs nothing per record.
 #[derive(Clone, Debug)]
 pub(crate) struct KnownBoxes {
-    bodies: Vec<Vec<Swept>>,
+    bodies: Vec<Arc<Vec<Swept>>>,
     /// The longest span of a record (the check window): records starting earlier than a
     /// lookup by more than this cannot reach it.
     window: f64,
+    /// Where the first stretch begins (the simulation's start).
+    start: f64,
+    /// Per stretch of time one window long from `start`, per body, a box holding every record
+    /// that ever reached into the stretch (empty if none did). It only grows, so it stays a
+    /// superset of what the records say through truncations and new records.
+    stretches: Vec<Arc<Vec<Aabb>>>,
+    /// The stretches before this one are forgotten (empty): no window reaches them any more.
+    forgotten: usize,
 }
 
+/// The box holding nothing: the union with it changes nothing, and nothing overlaps it.
+const EMPTY: Aabb = Aabb {
+    min: Vector3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+    max: Vector3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+};
+
 impl KnownBoxes {
-    /// Nothing known for `bodies` bodies checked in windows `window` long.
-    pub fn new(bodies: usize, window: f64) -> KnownBoxes {
+    /// Nothing known for `bodies` bodies checked in windows `window` long from `start`.
+    pub fn new(bodies: usize, start: f64, window: f64) -> KnownBoxes {
         KnownBoxes {
-            bodies: vec![Vec::new(); bodies],
+            bodies: vec![Arc::default(); bodies],
             window,
+            start,
+            stretches: Vec::new(),
+            forgotten: 0,
         }
+    }
+
+    /// The stretches `[from, to]` reaches into.
+    fn stretches_of(&self, from: f64, to: f64) -> std::ops::RangeInclusive<usize> {
+        let index = |t: f64| ((t - self.start) / self.window).floor().max(0.0) as usize;
+        index(from)..=index(to)
+    }
+
+    /// Makes body `b`'s box of each stretch `[from, to]` reaches into hold `bounds` too.
+    fn mark(&mut self, b: usize, from: f64, to: f64, bounds: &Aabb) {
+        for k in self.stretches_of(from, to) {
+            self.widen(k, b, bounds);
+        }
+    }
+
+    /// Makes body `b`'s box of stretch `k` hold `bounds` too.
+    fn widen(&mut self, k: usize, b: usize, bounds: &Aabb) {
+        let bodies = self.bodies.len();
+        if self.stretches.len() <= k {
+            self.stretches
+                .resize_with(k + 1, || Arc::new(vec![EMPTY; bodies]));
+        }
+        let boxes = Arc::make_mut(&mut self.stretches[k]);
+        boxes.resize(bodies, EMPTY);
+        boxes[b] = boxes[b].union(bounds);
     }
 
     /// Body `b` stays inside `bounds` over `[from, to]` (at most a window long). Supersedes
     /// what was recorded for `b` from `from` on.
     pub fn record(&mut self, b: usize, from: f64, to: f64, bounds: Aabb) {
-        let list = &mut self.bodies[b];
+        let list = Arc::make_mut(&mut self.bodies[b]);
         // Checks go forward in time: a record nearly always starts after the last one, and
         // the search through a long list would cost a cache miss per halving.
         let keep = match list.last() {
@@ -58,12 +111,14 @@ impl KnownBoxes {
             }
             _ => list.push(Swept { from, to, bounds }),
         }
+        let last = *list.last().expect("just recorded");
+        self.mark(b, last.from, last.to, &last.bounds);
     }
 
     /// Body `b`'s motion after `time` changed: forgets the records starting at or after it and
     /// ends those running past it there (they still hold the motion up to `time`).
     pub fn truncate(&mut self, b: usize, time: f64) {
-        let list = &mut self.bodies[b];
+        let list = Arc::make_mut(&mut self.bodies[b]);
         let keep = list.partition_point(|s| s.from < time);
         list.truncate(keep);
         // A record spans at most a window: only those starting within one of `time` reach it.
@@ -73,9 +128,55 @@ impl KnownBoxes {
         }
     }
 
-    /// Copies what `other` knows about its body `from` as what this knows about body `to`.
+    /// Copies what `other` (checked in the same windows) knows about its body `from` as what
+    /// this knows about body `to`.
     pub fn copy_body(&mut self, to: usize, other: &KnownBoxes, from: usize) {
-        self.bodies[to].clone_from(&other.bodies[from]);
+        self.bodies[to] = other.bodies[from].clone();
+        for (k, boxes) in other.stretches.iter().enumerate() {
+            if boxes[from] != EMPTY {
+                self.widen(k, to, &boxes[from]);
+            }
+        }
+    }
+
+    /// Forgets what lies wholly before `time`: no window reaches back before it any more.
+    /// Keeps a long live run's memory bounded.
+    pub fn forget_before(&mut self, time: f64) {
+        let current = *self.stretches_of(time, time).start();
+        let done = current.min(self.stretches.len());
+        if done <= self.forgotten {
+            return;
+        }
+        for boxes in &mut self.stretches[self.forgotten..done] {
+            *boxes = Arc::default();
+        }
+        self.forgotten = done;
+        // A record spans at most a window: those starting a window before `time` end before it.
+        for list in &mut self.bodies {
+            let gone = list.partition_point(|s| s.from < time - self.window);
+            if gone > 0 {
+                Arc::make_mut(list).drain(..gone);
+            }
+        }
+    }
+
+    /// The start of the first record of body `b` whose box overlaps `bounds`, if any.
+    pub fn first_overlap(&self, b: usize, bounds: &Aabb) -> Option<f64> {
+        self.bodies[b]
+            .iter()
+            .find(|s| s.bounds.overlaps(bounds))
+            .map(|s| s.from)
+    }
+
+    /// Adds to `found` every body whose records over `[from, to]` may overlap `bounds` (and
+    /// some that do not), each at most once per stretch.
+    pub fn near(&self, bounds: &Aabb, from: f64, to: f64, found: &mut Vec<usize>) {
+        for k in self.stretches_of(from, to) {
+            let Some(boxes) = self.stretches.get(k) else {
+                break;
+            };
+            found.extend((0..boxes.len()).filter(|&b| boxes[b].overlaps(bounds)));
+        }
     }
 
     /// A box holding body `b` over all of `[from, to]`, if its records cover that interval.
@@ -105,7 +206,6 @@ impl KnownBoxes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nalgebra::Vector3;
 
     fn cube(x: f64) -> Aabb {
         Aabb::new(Vector3::repeat(x), Vector3::repeat(x + 1.0))
@@ -113,7 +213,7 @@ mod tests {
 
     #[test]
     fn a_lookup_joins_the_records_overlapping_it() {
-        let mut known = KnownBoxes::new(1, 0.1);
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
         known.record(0, 0.0, 0.1, cube(0.0));
         known.record(0, 0.1, 0.2, cube(1.0));
         known.record(0, 0.2, 0.3, cube(5.0));
@@ -124,7 +224,7 @@ mod tests {
 
     #[test]
     fn nothing_is_claimed_beyond_or_between_the_records() {
-        let mut known = KnownBoxes::new(2, 0.1);
+        let mut known = KnownBoxes::new(2, 0.0, 0.1);
         known.record(0, 0.0, 0.1, cube(0.0));
         assert_eq!(known.over(0, 0.05, 0.15), None);
         assert_eq!(known.over(1, 0.0, 0.1), None);
@@ -134,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_truncation_keeps_only_the_motion_before_it() {
-        let mut known = KnownBoxes::new(1, 0.1);
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
         known.record(0, 0.0, 0.1, cube(0.0));
         known.record(0, 0.1, 0.2, cube(1.0));
         known.truncate(0, 0.15);
@@ -147,7 +247,7 @@ mod tests {
 
     #[test]
     fn records_within_one_window_merge() {
-        let mut known = KnownBoxes::new(1, 0.1);
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
         known.record(0, 0.0, 0.05, cube(0.0));
         known.record(0, 0.02, 0.07, cube(1.0));
         assert_eq!(known.bodies[0].len(), 1);
@@ -158,8 +258,61 @@ mod tests {
     }
 
     #[test]
+    fn near_finds_the_bodies_whose_records_overlap_a_box_over_an_interval() {
+        let mut known = KnownBoxes::new(3, 0.0, 0.1);
+        known.record(0, 0.0, 0.1, cube(0.0));
+        known.record(0, 0.1, 0.2, cube(5.0));
+        known.record(1, 0.0, 0.1, cube(3.0));
+        known.record(2, 0.05, 0.15, cube(0.5));
+        fn near(known: &KnownBoxes, from: f64, to: f64, x: f64) -> Vec<usize> {
+            let mut found = Vec::new();
+            known.near(&cube(x), from, to, &mut found);
+            found.sort_unstable();
+            found.dedup();
+            found
+        }
+        assert_eq!(near(&known, 0.0, 0.1, 0.0), vec![0, 2]);
+        assert_eq!(near(&known, 0.15, 0.2, 5.5), vec![0]);
+        assert_eq!(near(&known, 0.0, 0.05, 3.5), vec![1]);
+        // A truncation never hides a body: the map stays a superset of the records.
+        known.truncate(0, 0.05);
+        assert_eq!(near(&known, 0.0, 0.1, 0.0), vec![0, 2]);
+    }
+
+    #[test]
+    fn a_copied_body_is_found_where_the_original_was() {
+        let mut old = KnownBoxes::new(2, 0.0, 0.1);
+        old.record(1, 0.0, 0.1, cube(2.0));
+        old.record(1, 0.1, 0.2, cube(4.0));
+        let mut new = KnownBoxes::new(3, 0.0, 0.1);
+        new.copy_body(2, &old, 1);
+        let mut found = Vec::new();
+        new.near(&cube(4.0), 0.12, 0.18, &mut found);
+        assert_eq!(found, vec![2]);
+        assert_eq!(new.over(2, 0.0, 0.2), Some(cube(2.0).union(&cube(4.0))));
+    }
+
+    #[test]
+    fn forgetting_drops_what_lies_a_window_before() {
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
+        for k in 0..10 {
+            let t = f64::from(k) * 0.1;
+            known.record(0, t, t + 0.1, cube(f64::from(k)));
+        }
+        known.forget_before(0.55);
+        assert_eq!(known.over(0, 0.55, 0.6), Some(cube(5.0)));
+        assert_eq!(known.over(0, 0.95, 1.0), Some(cube(9.0)));
+        assert!(known.bodies[0].len() <= 6);
+        assert!(known.stretches[..5].iter().all(|s| s.is_empty()));
+        let mut found = Vec::new();
+        known.near(&cube(7.0), 0.7, 0.8, &mut found);
+        found.dedup();
+        assert_eq!(found, vec![0]);
+    }
+
+    #[test]
     fn a_new_record_supersedes_the_later_ones() {
-        let mut known = KnownBoxes::new(1, 0.1);
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
         known.record(0, 0.0, 0.1, cube(0.0));
         known.record(0, 0.1, 0.2, cube(1.0));
         known.record(0, 0.05, 0.15, cube(3.0));

@@ -44,6 +44,24 @@ impl MinTree {
     pub fn min(&self) -> f64 {
         self.nodes[1]
     }
+
+    /// The indices of the values below `limit`, in increasing order, found in `O(k log n)`
+    /// for `k` of them.
+    pub fn below(&self, limit: f64) -> Vec<usize> {
+        let mut found = Vec::new();
+        let mut stack = vec![1];
+        while let Some(k) = stack.pop() {
+            if self.nodes[k] >= limit {
+                continue;
+            }
+            if k >= self.size {
+                found.push(k - self.size);
+            } else {
+                stack.extend([2 * k + 1, 2 * k]);
+            }
+        }
+        found
+    }
 }
 
 #[cfg(test)]
@@ -66,6 +84,21 @@ mod tests {
                 prop_assert_eq!(tree.get(i), v);
                 prop_assert_eq!(tree.min(), plain.iter().copied().fold(f64::INFINITY, f64::min));
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn below_lists_exactly_the_smaller_values(
+            values in proptest::collection::vec(0.0f64..10.0, 0..40),
+            limit in 0.0f64..10.0,
+        ) {
+            let mut tree = MinTree::new(values.len(), f64::INFINITY);
+            for (i, &v) in values.iter().enumerate() {
+                tree.set(i, v);
+            }
+            let plain: Vec<usize> = (0..values.len()).filter(|&i| values[i] < limit).collect();
+            prop_assert_eq!(tree.below(limit), plain);
         }
     }
 

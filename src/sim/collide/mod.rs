@@ -14,7 +14,8 @@
 //!    articulated body are left out (other parts of one articulated body do collide). Bodies
 //!    already checked past the window are boxed from what they swept when they were checked
 //!    (see `known`), so a window checking a few catching-up bodies does not read every
-//!    body's tracks;
+//!    body's tracks; such a window boxes only the bodies `known` finds near the catching-up
+//!    ones (and the fixed ones), so its cost follows the catching-up bodies, not the scene;
 //! 2. for each such pair finds the first time of contact on the interpolated states by
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
@@ -37,6 +38,7 @@ mod known;
 mod min_tree;
 mod narrow;
 mod response;
+mod scratch;
 
 use crate::geom::broad::SweepAndPrune;
 use crate::geom::distance::{closest_between_shapes, ShapePairCache};
@@ -53,6 +55,7 @@ use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, speed_bound, Found, Pair};
 use response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
+use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -132,9 +135,11 @@ impl Collider {
     /// Takes over what `old` (the collider of the scene before an edit) knew that still holds:
     /// each body's checked time and the collisions between bodies that kept their names,
     /// except for the bodies in `changed` (their equations or initial values changed), which
-    /// are checked again from the start. Returns, for the collisions forgotten because a
-    /// *fixed* body changed, the moving partner and the time from which its motion must be
-    /// backed up (a moving body's components are reset by the update itself).
+    /// are checked again from the start. Returns moving bodies and the times from which their
+    /// motion must be backed up because a *fixed* body changed or went away (a moving body's
+    /// components are reset by the update itself, a fixed body has none): the partners of its
+    /// forgotten collisions, from those collisions, and the bodies whose checked motion came
+    /// near its new place, from the first time it did.
     pub fn inherit(
         &self,
         old: &Collider,
@@ -155,10 +160,13 @@ impl Collider {
     }
 
     /// Forgets the collisions before `time` and returns them in time order: the caller knows
-    /// that no back-up will go before `time` any more, so they stand for good. Keeps a long
-    /// live run's memory, and the cost of undoing collisions at each back-up, bounded.
+    /// that no back-up will go before `time` any more, so they stand for good. Forgets what
+    /// the bodies swept before it too. Keeps a long live run's memory, and the cost of undoing
+    /// collisions at each back-up, bounded.
     pub fn forget_before(&self, time: f64) -> Vec<Collision> {
-        let records = &mut self.lock().records;
+        let mut detector = self.lock();
+        detector.known.forget_before(time);
+        let records = &mut detector.records;
         let newer = records.split_off(records.partition_point(|r| r.time < time));
         std::mem::replace(records, newer)
     }
@@ -192,6 +200,10 @@ impl StepObserver for Collider {
 /// The collider's state.
 struct Detector {
     bodies: Vec<CollisionBody>,
+    /// How many bodies have a shape.
+    shaped: usize,
+    /// The fixed bodies with a shape.
+    fixed_shaped: Vec<usize>,
     linked: HashSet<(usize, usize)>,
     /// The body of each state variable.
     body_of_var: Vec<u32>,
@@ -212,6 +224,8 @@ struct Detector {
     known: KnownBoxes,
     /// Per body, where in the tracks its state was last read for a check.
     cursors: Vec<[Cursor; BODY_VARIABLES]>,
+    /// The states at both ends of the window being checked, of the bodies read so far.
+    ends: PerBody<Ends>,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
@@ -242,6 +256,10 @@ impl Detector {
             }
         }
         Detector {
+            shaped: bodies.iter().filter(|b| b.shape.is_some()).count(),
+            fixed_shaped: (0..bodies.len())
+                .filter(|&b| bodies[b].shape.is_some() && bodies[b].is_fixed())
+                .collect(),
             linked: linked_parts(scene, model),
             body_of_var,
             start,
@@ -251,8 +269,9 @@ impl Detector {
             reach,
             checked,
             at_checked: vec![None; bodies.len()],
-            known: KnownBoxes::new(bodies.len(), simulator.step),
+            known: KnownBoxes::new(bodies.len(), start, simulator.step),
             cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
+            ends: PerBody::new(bodies.len()),
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
@@ -348,52 +367,29 @@ impl Detector {
     /// The bodies already checked past the window are boxed from what they are known to sweep
     /// when that covers the window, and their states are read only if a pair needs them.
     fn check(&mut self, t0: f64, t1: f64, context: &mut StepContext<'_>) -> bool {
-        let n = self.bodies.len();
-        let active: Vec<bool> = (0..n).map(|b| self.checked.get(b) < t1).collect();
-        let mut ends: Vec<Option<Ends>> = vec![None; n];
-        let mut boxes = Vec::with_capacity(n);
-        let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
-        for b in 0..n {
-            let body = &self.bodies[b];
-            if body.shape.is_none() {
-                boxes.push(nowhere);
-                continue;
-            }
-            if !active[b] && self.tracked(b) {
-                if let Some(known) = self.known.over(b, t0, t1) {
-                    boxes.push(known);
-                    continue;
-                }
-            }
-            let states = self.ends(b, t0, t1, context);
-            boxes.push(match &states {
-                Some((s0, s1)) => swept_box(self.bodies[b].reach, s0, s1, t1 - t0),
-                None => nowhere,
-            });
-            ends[b] = Some(states);
-        }
-
-        let pairs = self.candidate_pairs(&active, &boxes);
+        let active = self.checked.below(t1);
+        let mut ends = std::mem::take(&mut self.ends);
+        let pairs = self.candidate_pairs(&active, t0, t1, context, &mut ends);
         let mut found: Vec<(Found, usize, usize)> = Vec::new();
         let span = self.span;
         for (i, j) in pairs {
             for b in [i, j] {
-                if ends[b].is_none() {
-                    ends[b] = Some(self.ends(b, t0, t1, context));
+                if ends.get(b).is_none() {
+                    ends.insert(b, self.ends(b, t0, t1, context));
                 }
             }
-            let (Some(Some((a0, a1))), Some(Some((b0, b1)))) = (&ends[i], &ends[j]) else {
+            let (Some(&Some((a0, a1))), Some(&Some((b0, b1)))) = (ends.get(i), ends.get(j)) else {
                 continue;
             };
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let pair = Pair {
                 a,
                 b,
-                speed: speed_bound(a, (a0, a1), b, (b0, b1), t1 - t0),
+                speed: speed_bound(a, (&a0, &a1), b, (&b0, &b1), t1 - t0),
                 tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
                 time_tolerance: TIME_TOLERANCE * span,
                 approach_tolerance: self.approach_tolerance(i, j),
-                known: [(t0, *a0, *b0), (t1, *a1, *b1)],
+                known: [(t0, a0, b0), (t1, a1, b1)],
             };
             let from = self.checked.get(i).min(self.checked.get(j)).max(t0);
             if self.sleeps_over(i, from, t1, context) && self.sleeps_over(j, from, t1, context) {
@@ -406,68 +402,137 @@ impl Detector {
         }
         found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
 
-        for b in 0..n {
-            if active[b] && self.tracked(b) && matches!(ends[b], Some(Some(_))) {
-                self.known.record(b, t0, t1, boxes[b]);
+        for &b in &active {
+            if let (true, Some(Some((s0, s1)))) = (self.tracked(b), ends.get(b)) {
+                let swept = swept_box(self.bodies[b].reach, s0, s1, t1 - t0);
+                self.known.record(b, t0, t1, swept);
             }
         }
-        let mut next: Vec<f64> = (0..n)
-            .map(|b| if active[b] { t1 } else { self.checked.get(b) })
-            .collect();
         let applied = self.respond(&found, span * TIME_TOLERANCE, context);
+        // Each active body's check moves to `t1`, unless a contact holds it back (or, for a
+        // body checked further already, back to the contact).
+        let mut held: HashMap<usize, f64> = HashMap::new();
         if let Some((time, group)) = &applied {
             for (f, i, j) in &found {
                 if f.time > *time {
-                    next[*i] = next[*i].min(f.time);
-                    next[*j] = next[*j].min(f.time);
-                }
-            }
-            for &(i, j) in group {
-                next[i] = *time;
-                next[j] = *time;
-            }
-        }
-        for b in 0..n {
-            if !self.tracked(b) || next[b] == self.checked.get(b) {
-                continue;
-            }
-            self.checked.set(b, next[b]);
-            self.at_checked[b] = match ends[b] {
-                Some(Some((_, s1))) if next[b] == t1 => Some((t1, s1)),
-                _ => None,
-            };
-        }
-        applied.is_some()
-    }
-
-    /// Pairs that may collide with at least one active body among them and overlapping boxes.
-    fn candidate_pairs(&mut self, active: &[bool], boxes: &[Aabb]) -> Vec<(usize, usize)> {
-        let active_list: Vec<usize> = (0..active.len()).filter(|&b| active[b]).collect();
-        let shaped = self.bodies.iter().filter(|b| b.shape.is_some()).count();
-        let may = |i: usize, j: usize| {
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            a.shape.is_some()
-                && b.shape.is_some()
-                && !(a.is_fixed() && b.is_fixed())
-                && !self.linked.contains(&(i, j))
-        };
-        if active_list.len() * SPARSE_ACTIVE < shaped {
-            let mut pairs = Vec::new();
-            for &i in &active_list {
-                for j in 0..boxes.len() {
-                    let pair = (i.min(j), i.max(j));
-                    let once = !active[j] || i < j;
-                    if i != j && once && may(pair.0, pair.1) && boxes[i].overlaps(&boxes[j]) {
-                        pairs.push(pair);
+                    for b in [*i, *j] {
+                        let checked = self.checked.get(b);
+                        let at = held
+                            .entry(b)
+                            .or_insert(if checked < t1 { t1 } else { checked });
+                        *at = at.min(f.time);
                     }
                 }
             }
-            pairs.sort_unstable();
-            return pairs;
+            for &(i, j) in group {
+                held.insert(i, *time);
+                held.insert(j, *time);
+            }
         }
-        self.broad.update(boxes);
-        self.broad
-            .pairs(|i, j| (active[i] || active[j]) && may(i, j))
+        let mut moves: Vec<(usize, f64)> = active
+            .iter()
+            .map(|&b| (b, held.remove(&b).unwrap_or(t1)))
+            .collect();
+        moves.extend(held);
+        for (b, to) in moves {
+            if !self.tracked(b) || to == self.checked.get(b) {
+                continue;
+            }
+            self.checked.set(b, to);
+            self.at_checked[b] = match ends.get(b) {
+                Some(Some((_, s1))) if to == t1 => Some((t1, *s1)),
+                _ => None,
+            };
+        }
+        ends.clear();
+        self.ends = ends;
+        applied.is_some()
+    }
+
+    /// Body `b`'s box over the window: from what it is known to sweep if it is checked past
+    /// the window already, else from its states at both ends (kept in `ends`).
+    fn window_box(
+        &mut self,
+        b: usize,
+        t0: f64,
+        t1: f64,
+        context: &StepContext<'_>,
+        ends: &mut PerBody<Ends>,
+    ) -> Aabb {
+        let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
+        if self.bodies[b].shape.is_none() {
+            return nowhere;
+        }
+        if self.tracked(b) && self.checked.get(b) >= t1 {
+            if let Some(known) = self.known.over(b, t0, t1) {
+                return known;
+            }
+        }
+        if ends.get(b).is_none() {
+            ends.insert(b, self.ends(b, t0, t1, context));
+        }
+        match ends.get(b) {
+            Some(Some((s0, s1))) => swept_box(self.bodies[b].reach, s0, s1, t1 - t0),
+            _ => nowhere,
+        }
+    }
+
+    /// Pairs `(i, j)`, `i < j`, with at least one of the `active` bodies among them and
+    /// overlapping boxes over the window, that may collide.
+    ///
+    /// With few active bodies, only the bodies known to come near them are boxed, and the
+    /// fixed ones; otherwise every body is, and a sweep and prune pairs them.
+    fn candidate_pairs(
+        &mut self,
+        active: &[usize],
+        t0: f64,
+        t1: f64,
+        context: &StepContext<'_>,
+        ends: &mut PerBody<Ends>,
+    ) -> Vec<(usize, usize)> {
+        if active.len() * SPARSE_ACTIVE >= self.shaped {
+            let boxes: Vec<Aabb> = (0..self.bodies.len())
+                .map(|b| self.window_box(b, t0, t1, context, ends))
+                .collect();
+            self.broad.update(&boxes);
+            let checked = &self.checked;
+            let is_active = |b: usize| checked.get(b) < t1;
+            let (bodies, linked) = (&self.bodies, &self.linked);
+            return self
+                .broad
+                .pairs(|i, j| (is_active(i) || is_active(j)) && may_collide(bodies, linked, i, j));
+        }
+        let mut boxes: HashMap<usize, Aabb> = HashMap::new();
+        let mut pairs = Vec::new();
+        let mut near = Vec::new();
+        for &i in active {
+            let own = self.window_box(i, t0, t1, context, ends);
+            near.clear();
+            self.known.near(&own, t0, t1, &mut near);
+            near.extend(self.fixed_shaped.iter().copied());
+            near.extend(active.iter().copied().filter(|&j| j > i));
+            near.sort_unstable();
+            near.dedup();
+            for &j in &near {
+                let once = self.checked.get(j) >= t1 || i < j;
+                if i == j || !once || !may_collide(&self.bodies, &self.linked, i, j) {
+                    continue;
+                }
+                let other = match boxes.get(&j) {
+                    Some(other) => *other,
+                    None => {
+                        let other = self.window_box(j, t0, t1, context, ends);
+                        *boxes.entry(j).or_insert(other)
+                    }
+                };
+                if own.overlaps(&other) {
+                    pairs.push((i.min(j), i.max(j)));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
     }
 
     /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
@@ -878,24 +943,41 @@ impl Detector {
             self.rest[b] = old.rest[o];
             self.known.copy_body(b, &old.known, o);
         }
+        let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
         let mut back_ups = Vec::new();
         for r in &old.records {
-            let (Some(a), Some(b)) = (map[r.bodies.0], map[r.bodies.1]) else {
-                continue;
-            };
-            let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
-            if fixed_changed(a) || fixed_changed(b) {
-                for x in [a, b] {
-                    if self.tracked(x) {
-                        back_ups.push((x, r.time));
-                    }
+            match (map[r.bodies.0], map[r.bodies.1]) {
+                (Some(a), Some(b)) if !fixed_changed(a) && !fixed_changed(b) => {
+                    self.records.push(Collision {
+                        bodies: (a, b),
+                        ..*r
+                    });
                 }
+                // A fixed body moved or went away: what bounced off it must move on.
+                (a, b) => back_ups.extend(
+                    [a, b]
+                        .into_iter()
+                        .flatten()
+                        .filter(|&x| self.tracked(x))
+                        .map(|x| (x, r.time)),
+                ),
+            }
+        }
+        // Where a changed fixed body stands now, the motion checked so far may pass through it:
+        // check it again from the first time it came near.
+        for f in (0..self.bodies.len()).filter(|&f| fixed_changed(f)) {
+            let body = &self.bodies[f];
+            if body.shape.is_none() {
                 continue;
             }
-            self.records.push(Collision {
-                bodies: (a, b),
-                ..*r
-            });
+            let reach = Vector3::repeat(body.reach);
+            let at = body.model.initial.position;
+            let bounds = Aabb::new(at - reach, at + reach);
+            for b in (0..self.bodies.len()).filter(|&b| self.tracked(b)) {
+                if let Some(time) = self.known.first_overlap(b, &bounds) {
+                    back_ups.push((b, time));
+                }
+            }
         }
         back_ups
     }
@@ -943,6 +1025,21 @@ impl Wakefulness {
 fn at_rest(vars: BodyVars) -> impl Iterator<Item = (VarId, f64)> {
     let moving = vars.velocity().into_iter().chain(vars.momentum());
     moving.map(|v| (v, 0.0))
+}
+
+/// Whether bodies `i` and `j` can collide at all: both have shapes, one moves, and they are not
+/// directly linked parts of one articulated body (`linked`).
+fn may_collide(
+    bodies: &[CollisionBody],
+    linked: &HashSet<(usize, usize)>,
+    i: usize,
+    j: usize,
+) -> bool {
+    let (a, b) = (&bodies[i], &bodies[j]);
+    a.shape.is_some()
+        && b.shape.is_some()
+        && !(a.is_fixed() && b.is_fixed())
+        && !linked.contains(&(i.min(j), i.max(j)))
 }
 
 /// A body's states at both ends of a check window.

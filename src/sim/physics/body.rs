@@ -95,6 +95,41 @@ pub struct InitialState {
     pub angular_velocity: Vector3<f64>,
 }
 
+impl InitialState {
+    /// The start state `body` gives (a fixed body never moves), checked to be finite.
+    pub(crate) fn of(body: &Body) -> Result<InitialState, PhysicsError> {
+        let initial = InitialState {
+            position: body.init_pos.value,
+            rotation: UnitQuaternion::from_scaled_axis(body.init_rot.value),
+            velocity: if body.fixed {
+                Vector3::zeros()
+            } else {
+                body.init_dpos.value
+            },
+            angular_velocity: if body.fixed {
+                Vector3::zeros()
+            } else {
+                body.init_drot.value
+            },
+        };
+        let finite = [
+            initial.position,
+            body.init_rot.value,
+            initial.velocity,
+            initial.angular_velocity,
+        ]
+        .iter()
+        .all(|v| v.iter().all(|c| c.is_finite()));
+        if !finite {
+            return Err(PhysicsError::model(
+                format!("body {}: initial values must be finite", body.name),
+                Some(body.origin.command),
+            ));
+        }
+        Ok(initial)
+    }
+}
+
 impl BodyModel {
     /// The body `body` with the mass properties of its shape (`shape_props`, unit density)
     /// overridden by a given mass or inertia, checked to be physical.
@@ -150,34 +185,7 @@ impl BodyModel {
                 span,
             )
         })?;
-        let initial = InitialState {
-            position: body.init_pos.value,
-            rotation: UnitQuaternion::from_scaled_axis(body.init_rot.value),
-            velocity: if body.fixed {
-                Vector3::zeros()
-            } else {
-                body.init_dpos.value
-            },
-            angular_velocity: if body.fixed {
-                Vector3::zeros()
-            } else {
-                body.init_drot.value
-            },
-        };
-        let finite = [
-            initial.position,
-            body.init_rot.value,
-            initial.velocity,
-            initial.angular_velocity,
-        ]
-        .iter()
-        .all(|v| v.iter().all(|c| c.is_finite()));
-        if !finite {
-            return Err(PhysicsError::model(
-                format!("body {}: initial values must be finite", body.name),
-                at,
-            ));
-        }
+        let initial = InitialState::of(body)?;
         Ok(BodyModel {
             name: body.name.clone(),
             mass,

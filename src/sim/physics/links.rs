@@ -28,6 +28,8 @@ pub(crate) struct Spring {
     pub bodies: (usize, Option<usize>),
     pub tightness: f64,
     pub time_constant: f64,
+    /// The link's index in the scene's links.
+    pub link: usize,
     /// The link command.
     pub span: Span,
 }
@@ -41,8 +43,9 @@ struct Target {
 }
 
 impl Assembly<'_> {
-    /// Adds the forces and torques of `link` to the loads of its bodies.
-    pub fn add_link(&mut self, link: &Link) -> Result<(), PhysicsError> {
+    /// Adds the forces and torques of `link`, the scene's link number `index`, to the loads of
+    /// its bodies.
+    pub fn add_link(&mut self, index: usize, link: &Link) -> Result<(), PhysicsError> {
         let at = Some(link.origin.command);
         let k = link.tightness.value;
         if !(k.is_finite() && k > 0.0) {
@@ -103,6 +106,7 @@ impl Assembly<'_> {
             bodies: (first, target.body.map(|(b, _)| b)),
             tightness: k,
             time_constant: (mass / k).sqrt(),
+            link: index,
             span: link.origin.command,
         });
         let pool = &mut self.pool;

@@ -1,7 +1,7 @@
 //! A scene compiled to equations of motion: the [`Model`] the simulator runs.
 
 use super::assemble::{Assembled, Assembly};
-use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, BODY_VARIABLES};
+use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, InitialState, BODY_VARIABLES};
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
 use super::interaction::{InteractionInputs, Pullable};
@@ -11,6 +11,7 @@ use super::symbols::Meaning;
 use super::trajectory::{constrain, Constraint, Curves};
 use crate::geom::MassProperties;
 use crate::scene::model::{ConstrainedVar, Scene, Simulator};
+use crate::scene::{ChangeKind, ElementKind, SceneDiff};
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
     Tolerance, VarId,
@@ -30,15 +31,19 @@ const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
 /// A scene's bodies, their state variables and equations, ready to simulate.
 ///
 /// Built once per scene by [`Model::compile`]; [`Model::simulation`] makes a
-/// [`Simulation`] of it (any number of times, with any [`Options`]).
+/// [`Simulation`] of it (any number of times, with any [`Options`]). After an edit,
+/// [`Model::update`] shares the equations with the model of the scene before it where the edit
+/// left them alone.
 pub struct Model {
     bodies: Arc<[BodyModel]>,
-    index: HashMap<String, usize>,
-    constraints: Vec<Vec<Constraint>>,
+    index: Arc<HashMap<String, usize>>,
+    constraints: Arc<[Vec<Constraint>]>,
     springs: Vec<Spring>,
     system: System,
-    factory: TapeFactory,
+    factory: Arc<TapeFactory>,
     inputs: InteractionInputs,
+    /// The bodies that can be pulled, for an interactive model.
+    pullable: Option<Pullable>,
     simulator: Simulator,
     /// Per state variable, whether its equation reads nothing but state variables: no time,
     /// no external input, no trajectory.
@@ -60,6 +65,79 @@ impl Model {
         Model::build(scene, Some(pullable))
     }
 
+    /// The model of `scene`, an edit that `changes` describes of the scene this model was
+    /// compiled from. An edit of only the initial values of moving bodies (or of only how the
+    /// scene looks) leaves every equation as it was: the new model shares them, its bodies'
+    /// and variables' initial values are read anew, and the links are located in the new text.
+    /// Any other edit compiles `scene` as this model was compiled (interactive or not).
+    pub fn update(&self, scene: &Scene, changes: &SceneDiff) -> Result<Model, PhysicsError> {
+        if !self.equations_unchanged(scene, changes) {
+            return Model::build(scene, self.pullable.as_ref());
+        }
+        let mut bodies = self.bodies.to_vec();
+        let mut system = self.system.clone();
+        for name in &changes.initial_changed {
+            let b = self.index[name.as_str()];
+            let body = &mut bodies[b];
+            body.initial = InitialState::of(&scene.bodies[b])?;
+            let vars = body
+                .vars
+                .expect("only moving bodies' initial values change here");
+            for (k, value) in body.initial_values().into_iter().enumerate() {
+                system.set_initial(vars.at(k), value);
+            }
+        }
+        let mut springs = self.springs.clone();
+        for spring in &mut springs {
+            spring.span = scene.links[spring.link].origin.command;
+        }
+        Ok(Model {
+            bodies: bodies.into(),
+            index: self.index.clone(),
+            constraints: self.constraints.clone(),
+            springs,
+            system,
+            factory: self.factory.clone(),
+            inputs: self.inputs.clone(),
+            pullable: self.pullable.clone(),
+            simulator: scene.simulator.clone(),
+            state_only: self.state_only.clone(),
+        })
+    }
+
+    /// Whether `scene`, the edit `changes` describes, has this model's equations: its bodies
+    /// are this model's, in the same order, and the edit changed nothing but the initial values
+    /// of moving bodies and how things look.
+    fn equations_unchanged(&self, scene: &Scene, changes: &SceneDiff) -> bool {
+        let only_initial_or_looks = changes.changes.iter().all(|c| match (c.kind, c.change) {
+            (ElementKind::Light | ElementKind::Camera, _) => true,
+            (ElementKind::Body, ChangeKind::Changed(aspects)) => !aspects.equations,
+            _ => false,
+        });
+        let same_bodies = scene.bodies.len() == self.bodies.len()
+            && scene
+                .bodies
+                .iter()
+                .zip(self.bodies.iter())
+                .all(|(new, old)| new.name == old.name);
+        let moving = |name: &String| {
+            self.body_index(name)
+                .is_some_and(|b| !self.bodies[b].is_fixed())
+        };
+        // Links are matched by index: the same bodies and tightness there.
+        let same_links = self.springs.iter().all(|spring| {
+            scene.links.get(spring.link).is_some_and(|link| {
+                link.body1 == self.bodies[spring.bodies.0].name
+                    && link.tightness.value == spring.tightness
+            })
+        });
+        only_initial_or_looks
+            && same_bodies
+            && changes.equations_changed.is_empty()
+            && changes.initial_changed.iter().all(moving)
+            && same_links
+    }
+
     fn build(scene: &Scene, pullable: Option<&Pullable>) -> Result<Model, PhysicsError> {
         check_simulator(scene)?;
         let bodies = body_models(scene)?;
@@ -69,8 +147,8 @@ impl Model {
         for force in &scene.forces {
             assembly.add_force(force)?;
         }
-        for link in &scene.links {
-            assembly.add_link(link)?;
+        for (index, link) in scene.links.iter().enumerate() {
+            assembly.add_link(index, link)?;
         }
         for body in 0..scene.bodies.len() {
             if let Some((first, pull)) = inputs.block(body) {
@@ -126,12 +204,13 @@ impl Model {
             .collect();
         Ok(Model {
             bodies: bodies.into(),
-            index,
-            constraints,
+            index: Arc::new(index),
+            constraints: constraints.into(),
             springs,
             system,
-            factory: TapeFactory::new(pool, rhs, symbols, curves, inputs.clone()),
+            factory: Arc::new(TapeFactory::new(pool, rhs, symbols, curves, inputs.clone())),
             inputs,
+            pullable: pullable.cloned(),
             simulator,
             state_only,
         })
@@ -155,7 +234,7 @@ impl Model {
 
     /// The factory compiling each component's equations (for [`Simulation::update`]).
     pub fn factory(&self) -> &dyn EquationFactory {
-        &self.factory
+        &*self.factory
     }
 
     /// Whether body `body` moves by its own state alone: its equations read no time, external
@@ -204,7 +283,7 @@ impl Model {
     /// component and the start time, if a link's time constant `sqrt(m / k)` is shorter than a
     /// millionth of the simulated span.
     pub fn simulation(&self, options: Options) -> Result<Simulation, PhysicsError> {
-        let simulation = Simulation::new(self.system.clone(), &self.factory, options)
+        let simulation = Simulation::new(self.system.clone(), &*self.factory, options)
             .map_err(|e| self.describe(e, None))?;
         self.check_springs(simulation.partition())?;
         Ok(simulation)
@@ -342,5 +421,89 @@ fn check_simulator(scene: &Scene) -> Result<(), PhysicsError> {
     match problem {
         Some(message) => Err(PhysicsError::model(message, at)),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{diff, evaluate};
+
+    /// The model of `new` as [`Model::update`] makes it from the model of `old`.
+    fn updated(old: &str, new: &str) -> (Model, Model) {
+        let (old, new) = (scene(old), scene(new));
+        let before = Model::compile(&old).unwrap();
+        let after = before.update(&new, &diff(&old, &new)).unwrap();
+        (before, after)
+    }
+
+    fn scene(text: &str) -> Scene {
+        evaluate(text).unwrap_or_else(|e| panic!("{}", e.diagnostic("test")))
+    }
+
+    fn model(text: &str) -> Model {
+        Model::compile(&scene(text)).unwrap()
+    }
+
+    const TWO_BALLS: &str = "shape_set ball desc {sphere 0.5}
+    body a shape ball init_pos {0 0 0} init_dpos {1 0 0}
+    body b shape ball init_pos {5 0 0}
+    force body a gravity {0 -9.81 0}
+    link body1 a offset1 {0 0.5 0} point {0 3 0} tightness 20";
+
+    /// `TWO_BALLS` with `a`'s line replaced.
+    fn two_balls_with(a: &str) -> String {
+        TWO_BALLS.replace("body a shape ball init_pos {0 0 0} init_dpos {1 0 0}", a)
+    }
+
+    #[test]
+    fn an_edit_of_initial_values_shares_the_equations_and_equals_compiling_anew() {
+        let new = two_balls_with("body a shape ball init_pos {0.25 -1.5 0} init_dpos {1 2 0}");
+        let (before, after) = updated(TWO_BALLS, &new);
+        assert!(Arc::ptr_eq(&before.factory, &after.factory));
+        let fresh = model(&new);
+        assert_eq!(after.bodies(), fresh.bodies());
+        let initial = |m: &Model| -> Vec<f64> {
+            m.system().variables().iter().map(|v| v.initial()).collect()
+        };
+        assert_eq!(initial(&after), initial(&fresh));
+        assert_ne!(initial(&after), initial(&before));
+        // The link is found where the new text has it.
+        assert_eq!(after.springs, fresh.springs);
+    }
+
+    #[test]
+    fn an_edit_of_the_equations_or_of_a_fixed_body_compiles_anew() {
+        for new in [
+            TWO_BALLS.replace("gravity {0 -9.81 0}", "gravity {0 -1 0}"),
+            two_balls_with("body a shape ball init_pos {0 0 0} init_dpos {1 0 0} mass 3"),
+            TWO_BALLS.replace(
+                "body b shape ball init_pos {5 0 0}",
+                "body b shape ball init_pos {6 0 0} fixed 1",
+            ),
+            format!("{TWO_BALLS}\nbody c shape ball init_pos {{9 0 0}}"),
+        ] {
+            let (before, after) = updated(TWO_BALLS, &new);
+            assert!(!Arc::ptr_eq(&before.factory, &after.factory), "{new}");
+            let fresh = model(&new);
+            assert_eq!(after.bodies(), fresh.bodies(), "{new}");
+            assert_eq!(after.system().len(), fresh.system().len(), "{new}");
+        }
+    }
+
+    #[test]
+    fn an_updated_model_keeps_its_interactive_inputs() {
+        let old = scene(TWO_BALLS);
+        let new = scene(&two_balls_with(
+            "body a shape ball init_pos {1 0 0} init_dpos {1 0 0}",
+        ));
+        let before = Model::compile_interactive(&old, &Pullable::All).unwrap();
+        let changes = diff(&old, &new);
+        let after = before.update(&new, &changes).unwrap();
+        assert_eq!(after.inputs().len(), before.inputs().len());
+        assert!(!after.inputs().is_empty());
+        let added = scene(&format!("{TWO_BALLS}\nbody c shape ball"));
+        let recompiled = before.update(&added, &diff(&old, &added)).unwrap();
+        assert!(recompiled.inputs().len() > before.inputs().len());
     }
 }

@@ -4,7 +4,8 @@ use super::component::Component;
 use super::queue::ReadyQueue;
 use super::{partition_for, Simulation};
 use crate::sim::error::{ErrorKind, SimError};
-use crate::sim::graph::ComponentId;
+use crate::sim::graph::{ComponentId, Partition};
+use crate::sim::integrate::StepControl;
 use crate::sim::motion::{SharedTrack, Tracks};
 use crate::sim::system::{ComponentEquations, ComponentSpec, EquationFactory, System, VarId};
 use crate::sim::track::Track;
@@ -88,7 +89,12 @@ impl Simulation {
             }
         }
 
-        let partition = partition_for(&system, self.options.strategy);
+        // Without changed equations (what they read included) among the same variables, the
+        // reference graph is the old one, and so are the partition and each component's
+        // input wiring.
+        let same_graph = changes.equations.is_empty() && system.len() == self.system.len();
+        let new_partition = (!same_graph).then(|| partition_for(&system, self.options.strategy));
+        let partition = new_partition.as_ref().unwrap_or(&self.partition);
         let same_start = system.start() == self.system.start();
         let mut plans = Vec::with_capacity(partition.len());
         let mut kept = vec![false; partition.len()];
@@ -107,73 +113,22 @@ impl Simulation {
                 }
                 Some(old) if equations_same => Plan::Reset(old),
                 _ => {
-                    let equations = Component::build_equations(&system, &partition, c, factory)?;
+                    let equations = Component::build_equations(&system, partition, c, factory)?;
                     let component =
-                        Component::new(&system, &partition, c, equations, &self.options.step)?;
+                        Component::new(&system, partition, c, equations, &self.options.step)?;
                     Plan::Build(Box::new(component))
                 }
             };
             plans.push(plan);
         }
 
-        // From here on nothing fails: take the old components and tracks apart.
-        let control = self.options.step.clone();
-        let mut old_components: Vec<Option<Component>> = std::mem::take(&mut self.components)
-            .into_iter()
-            .map(Some)
-            .collect();
-        let mut old_tracks: Vec<Option<SharedTrack>> = self
-            .partition
-            .ids()
-            .map(|c| Some(self.tracks.shared(c)))
-            .collect();
+        // From here on nothing fails.
         let mut report = UpdateReport::default();
-        let mut components = Vec::with_capacity(partition.len());
-        let mut tracks = Vec::with_capacity(partition.len());
-        for (c, plan) in partition.ids().zip(plans) {
-            let (component, track) = match plan {
-                Plan::Keep(old) => {
-                    let mut component = take(&mut old_components, old);
-                    component.rewire(&system, &partition, c);
-                    let track = take(&mut old_tracks, old);
-                    {
-                        let mut data = track.write().unwrap_or_else(PoisonError::into_inner);
-                        if data.truncate(system.end()) {
-                            let (end, values) = (data.end_time(), data.last_point());
-                            component.integrator.restart(end, values, &control);
-                        }
-                    }
-                    report.kept.push(c);
-                    (component, track)
-                }
-                Plan::Reset(old) => {
-                    let mut component = take(&mut old_components, old);
-                    component.reset(&system, &partition, c, &control);
-                    let track = new_track(&system, &component);
-                    report.reset.push(c);
-                    (component, track)
-                }
-                Plan::Build(component) => {
-                    let component = *component;
-                    let track = new_track(&system, &component);
-                    report.reset.push(c);
-                    report.rebuilt.push(c);
-                    (component, track)
-                }
-            };
-            components.push(component);
-            tracks.push(track);
+        match new_partition {
+            None => self.apply_in_place(&system, plans, &mut report),
+            Some(partition) => self.apply_to(&system, partition, plans, &mut report),
         }
-
-        self.reached = tracks
-            .iter()
-            .map(|t| t.read().unwrap_or_else(PoisonError::into_inner).end_time())
-            .collect();
-        self.tracks = Arc::new(Tracks::new(&partition, tracks));
-        self.motion.replace(self.tracks.clone());
-        self.components = components;
-        self.queue = ReadyQueue::new(partition.len());
-        self.partition = partition;
+        self.queue = ReadyQueue::new(self.partition.len());
         self.system = system;
 
         let start = self.system.start();
@@ -185,6 +140,102 @@ impl Simulation {
             .filter(|c| kept[c.index()])
             .collect();
         Ok(report)
+    }
+
+    /// Carries out `plans` for the same partition: each component and track stays in its
+    /// place, and only those reset or rebuilt start over.
+    fn apply_in_place(&mut self, system: &System, plans: Vec<Plan>, report: &mut UpdateReport) {
+        let control = self.options.step.clone();
+        let old_end = self.system.end();
+        for (c, plan) in self.partition.ids().zip(plans) {
+            let component = &mut self.components[c.index()];
+            match plan {
+                Plan::Keep(_) => {
+                    component.set_end(system.end());
+                    let track = self.tracks.shared(c);
+                    if let Some(reached) =
+                        keep_within(component, &track, system.end(), old_end, &control)
+                    {
+                        self.reached[c.index()] = reached;
+                    }
+                    report.kept.push(c);
+                    continue;
+                }
+                Plan::Reset(_) => component.reset(system, &self.partition, c, &control),
+                Plan::Build(built) => {
+                    *component = *built;
+                    report.rebuilt.push(c);
+                }
+            }
+            *self.tracks.write(c) = Track::new(system.start(), component.integrator.values());
+            self.reached[c.index()] = system.start();
+            report.reset.push(c);
+        }
+    }
+
+    /// Carries out `plans` for a new `partition`: takes the old components and tracks apart
+    /// and puts them together in the new order.
+    fn apply_to(
+        &mut self,
+        system: &System,
+        partition: Partition,
+        plans: Vec<Plan>,
+        report: &mut UpdateReport,
+    ) {
+        let control = self.options.step.clone();
+        let mut old_components: Vec<Option<Component>> = std::mem::take(&mut self.components)
+            .into_iter()
+            .map(Some)
+            .collect();
+        let mut old_tracks: Vec<Option<SharedTrack>> = self
+            .partition
+            .ids()
+            .map(|c| Some(self.tracks.shared(c)))
+            .collect();
+        let mut components = Vec::with_capacity(partition.len());
+        let mut tracks = Vec::with_capacity(partition.len());
+        for (c, plan) in partition.ids().zip(plans) {
+            let (component, track) = match plan {
+                Plan::Keep(old) => {
+                    let mut component = take(&mut old_components, old);
+                    component.rewire(system, &partition, c);
+                    let track = take(&mut old_tracks, old);
+                    keep_within(
+                        &mut component,
+                        &track,
+                        system.end(),
+                        self.system.end(),
+                        &control,
+                    );
+                    report.kept.push(c);
+                    (component, track)
+                }
+                Plan::Reset(old) => {
+                    let mut component = take(&mut old_components, old);
+                    component.reset(system, &partition, c, &control);
+                    let track = new_track(system, &component);
+                    report.reset.push(c);
+                    (component, track)
+                }
+                Plan::Build(component) => {
+                    let component = *component;
+                    let track = new_track(system, &component);
+                    report.reset.push(c);
+                    report.rebuilt.push(c);
+                    (component, track)
+                }
+            };
+            components.push(component);
+            tracks.push(track);
+        }
+        self.reached = tracks
+            .iter()
+            .map(|t| t.read().unwrap_or_else(PoisonError::into_inner).end_time())
+            .collect();
+        self.tracks = Arc::new(Tracks::new(&partition, tracks));
+        self.motion.replace(self.tracks.clone());
+        self.components = components;
+        self.partition = partition;
     }
 
     /// Changes initial values only: an [`update`](Simulation::update) that needs no new
@@ -237,6 +288,28 @@ impl EquationFactory for NoNewEquations {
     fn build(&self, _: &ComponentSpec<'_>) -> Result<Box<dyn ComponentEquations>, String> {
         Err("only initial values were to change, but the partition changed".into())
     }
+}
+
+/// Cuts a kept component's track back to `end` if the end moved earlier than `old_end`
+/// (nothing is computed past the old end), restarting the component there. Returns the
+/// track's new end if it was cut.
+fn keep_within(
+    component: &mut Component,
+    track: &SharedTrack,
+    end: f64,
+    old_end: f64,
+    control: &StepControl,
+) -> Option<f64> {
+    if end >= old_end {
+        return None;
+    }
+    let mut data = track.write().unwrap_or_else(PoisonError::into_inner);
+    if !data.truncate(end) {
+        return None;
+    }
+    let (end, values) = (data.end_time(), data.last_point());
+    component.integrator.restart(end, values, control);
+    Some(end)
 }
 
 fn new_track(system: &System, component: &Component) -> SharedTrack {
