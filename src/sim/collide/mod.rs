@@ -753,9 +753,10 @@ impl Detector {
 
     /// Whether body `b`, making the resting `contact` at `time` in state `before` with a
     /// support that does not move, may fall asleep there: it moves by its own state alone,
-    /// is awake and free, and either moves (every point of it) slower than the sleep factor
-    /// times the contact's resting speed, or is jammed (it already hopped at this instant, off
-    /// another contact, and is still pressed into this one).
+    /// is awake and free, and moves (every point of it) slower than the sleep factor times the
+    /// contact's resting speed — or, when it is jammed (it already hopped at this instant, off
+    /// another contact, and is still pressed into this one), slower than a hit that would
+    /// wake a sleeper.
     fn may_sleep(
         &self,
         b: usize,
@@ -769,7 +770,13 @@ impl Detector {
         body.self_contained
             && !body.immovable(time)
             && !self.asleep(b, time, context)
-            && (contact.settled || speed <= SLEEP_FACTOR * resting_speed(contact))
+            && speed
+                <= resting_speed(contact)
+                    * if contact.settled {
+                        WAKE_FACTOR
+                    } else {
+                        SLEEP_FACTOR
+                    }
     }
 
     /// `woken` and every sleeper resting on one of them at `time`, transitively: bodies asleep
