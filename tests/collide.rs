@@ -11,6 +11,9 @@ use asgard::sim::physics::{BodyState, SceneMotion};
 use asgard::sim::{Solver, Strategy};
 use nalgebra::{Isometry3, Translation3, Vector3};
 
+mod motion_compare;
+use motion_compare::largest_difference;
+
 fn scene(text: &str) -> Scene {
     evaluate(text).unwrap_or_else(|e| panic!("{}", e.diagnostic("scene")))
 }
@@ -510,23 +513,6 @@ fn no_example_lets_anything_pass_through_anything() {
             );
         }
     }
-}
-
-/// The largest distance between the same body's positions in two runs, over samples every
-/// `dt`.
-fn largest_difference(a: &Solver, b: &Solver, dt: f64) -> f64 {
-    let simulator = &a.scene().simulator;
-    let steps = ((simulator.finish - simulator.start) / dt).round() as usize;
-    let (ma, mb) = (a.motion(), b.motion());
-    let mut worst: f64 = 0.0;
-    for k in 0..=steps {
-        let t = (simulator.start + k as f64 * dt).min(simulator.finish);
-        for body in 0..a.model().bodies().len() {
-            let (x, y) = (ma.state(body, t).unwrap(), mb.state(body, t).unwrap());
-            worst = worst.max((x.position - y.position).norm());
-        }
-    }
-    worst
 }
 
 #[test]

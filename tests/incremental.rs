@@ -6,6 +6,9 @@
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::{Solver, Strategy};
 
+mod motion_compare;
+use motion_compare::largest_difference;
+
 fn scene(text: &str) -> Scene {
     evaluate(text).unwrap_or_else(|e| panic!("{}", e.diagnostic("scene")))
 }
@@ -24,22 +27,6 @@ fn edit(old: &str, new: &str) -> (Solver, Solver, Solver) {
     assert!(!summary.from_scratch);
     solver.run_to_end().unwrap();
     (before, solver, solve(new))
-}
-
-/// The largest distance between the bodies' positions in `a` and `b`, every `dt`.
-fn largest_difference(a: &Solver, b: &Solver, dt: f64) -> f64 {
-    let simulator = &a.scene().simulator;
-    let steps = ((simulator.finish - simulator.start) / dt).round() as usize;
-    let (ma, mb) = (a.motion(), b.motion());
-    let mut worst: f64 = 0.0;
-    for k in 0..=steps {
-        let t = (simulator.start + k as f64 * dt).min(simulator.finish);
-        for body in 0..a.model().bodies().len() {
-            let (x, y) = (ma.state(body, t).unwrap(), mb.state(body, t).unwrap());
-            worst = worst.max((x.position - y.position).norm());
-        }
-    }
-    worst
 }
 
 /// Five balls falling side by side, far enough apart never to touch.

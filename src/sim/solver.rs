@@ -12,7 +12,7 @@
 
 use crate::scene::{diff, Scene};
 use crate::sim::collide::{Collider, Collision};
-use crate::sim::physics::{Model, PhysicsError, SceneMotion, BODY_VARIABLES};
+use crate::sim::physics::{Model, PhysicsError, SceneMotion};
 use crate::sim::{
     BackUp, Changes, Options, RunControl, RunOutcome, Simulation, Strategy, UpdateReport,
 };
@@ -143,7 +143,7 @@ impl Solver {
             } else {
                 continue;
             };
-            list.extend((0..BODY_VARIABLES).map(|k| block.at(k)));
+            list.extend(block.all());
         }
 
         let collider = scene

@@ -537,7 +537,7 @@ impl Detector {
 
     /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
     /// a body: applies every contact of that instant in turn and asks for the back-up, with
-    /// the bodies that fall asleep or wake there (see [`Detector::sleeps`]). Returns the
+    /// the bodies that fall asleep or wake there (see [`Detector::may_sleep`] and [`Detector::island`]). Returns the
     /// instant and its pairs, or `None` when no contact moved anything.
     fn respond(
         &mut self,
@@ -689,40 +689,7 @@ impl Detector {
             for &(b, rest) in &change.slept {
                 self.rest[b] = rest;
             }
-            let woken = self.island(&change.woken, time, context);
-            let mut request = BackUp {
-                time,
-                ..BackUp::default()
-            };
-            for (&b, state) in &states {
-                let body = &self.bodies[b];
-                let Some(vars) = body.model.vars else {
-                    continue;
-                };
-                if body.immovable(time) || change.asleep(b, self.asleep(b, time, context)) {
-                    if change.fell_asleep(b) {
-                        request.jumps.extend(at_rest(vars));
-                        request
-                            .holds
-                            .extend((0..BODY_VARIABLES).map(|k| vars.at(k)));
-                    }
-                    continue;
-                }
-                for (var, value) in vars.velocity().iter().zip(state.velocity.iter()) {
-                    request.jumps.push((*var, *value));
-                }
-                for (var, value) in vars.momentum().iter().zip(state.momentum.iter()) {
-                    request.jumps.push((*var, *value));
-                }
-            }
-            for b in woken {
-                if let Some(vars) = self.bodies[b].model.vars {
-                    request
-                        .releases
-                        .extend((0..BODY_VARIABLES).map(|k| vars.at(k)));
-                }
-            }
-            request.jumps.sort_by_key(|&(v, _)| v);
+            let request = self.back_up_request(&states, &change, time, context);
             for record in records {
                 let at = self.records.partition_point(|r| r.time <= record.time);
                 self.records.insert(at, record);
@@ -731,6 +698,54 @@ impl Detector {
             return Some((time, group.iter().map(|&(_, i, j)| (i, j)).collect()));
         }
         None
+    }
+
+    /// The back-up for an instant handled: every moving body's new velocity and angular
+    /// momentum (`states`), the bodies that fell asleep brought to rest and held, and those
+    /// woken released with every sleeper resting on them.
+    fn back_up_request(
+        &self,
+        states: &HashMap<usize, Kinematics>,
+        change: &Wakefulness,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> BackUp {
+        let mut request = BackUp {
+            time,
+            ..BackUp::default()
+        };
+        for (&b, state) in states {
+            let body = &self.bodies[b];
+            let Some(vars) = body.model.vars else {
+                continue;
+            };
+            if change.fell_asleep(b) {
+                request.jumps.extend(at_rest(vars));
+                request.holds.extend(vars.all());
+            } else if !body.immovable(time) && !change.asleep(b, self.asleep(b, time, context)) {
+                request.jumps.extend(
+                    vars.velocity()
+                        .into_iter()
+                        .zip(state.velocity.iter().copied()),
+                );
+                request.jumps.extend(
+                    vars.momentum()
+                        .into_iter()
+                        .zip(state.momentum.iter().copied()),
+                );
+            }
+        }
+        for b in self.island(&change.woken, time, context) {
+            request.releases.extend(
+                self.bodies[b]
+                    .model
+                    .vars
+                    .into_iter()
+                    .flat_map(BodyVars::all),
+            );
+        }
+        request.jumps.sort_by_key(|&(v, _)| v);
+        request
     }
 
     /// Whether body `b` is asleep (held at rest) at `time`.

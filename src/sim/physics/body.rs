@@ -67,6 +67,11 @@ impl BodyVars {
     pub fn momentum(self) -> [VarId; 3] {
         [0, 1, 2].map(|k| self.at(slot::MOMENTUM + k))
     }
+
+    /// All thirteen, in block order.
+    pub fn all(self) -> impl Iterator<Item = VarId> {
+        (0..BODY_VARIABLES).map(move |k| self.at(k))
+    }
 }
 
 /// Mass properties and state layout of one body of the scene.
