@@ -15,6 +15,8 @@
 //! - [`distance::closest`] (two pieces) and [`distance::closest_between_shapes`] (two unions):
 //!   signed distance, closest points, closest features and the contact normal, warm-started
 //!   from a per-pair cache the caller keeps between time steps.
+//! - [`contact_region`]: the corners of the patch over which two touching pieces lie against
+//!   each other, for bodies resting flat on one another.
 //! - [`ray::cast_shape`] for picking and for putting points on a shape's surface.
 
 mod bounds;
@@ -25,10 +27,12 @@ mod exact;
 pub mod hull;
 mod mass;
 pub mod ray;
+mod region;
 mod shape;
 
 pub use bounds::{Aabb, BoundingSphere};
 pub use error::{Degeneracy, GeomError};
 pub use hull::{ConvexHull, Edge, Face};
 pub use mass::MassProperties;
+pub use region::contact_region;
 pub use shape::{Convex, Piece, Shape, Sphere};
