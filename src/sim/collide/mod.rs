@@ -42,7 +42,7 @@ mod scratch;
 
 use crate::geom::broad::SweepAndPrune;
 use crate::geom::distance::{closest_between_shapes, ShapePairCache};
-use crate::geom::Aabb;
+use crate::geom::{contact_region, Aabb};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::physics::{BodyVars, Model, BODY_VARIABLES};
@@ -53,8 +53,10 @@ use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
 use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
-use narrow::{first_contact, speed_bound, Found, Pair};
-use response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
+use narrow::{first_contact, ApproachBound, Found, Pair};
+use response::{
+    approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side, RESTING_FRICTION,
+};
 use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -83,6 +85,13 @@ const PRESSING_FRACTION: f64 = 1e-6;
 const SLEEP_FACTOR: f64 = 2.0;
 /// A sleeper hit faster than this many times the resting speed it fell asleep at wakes.
 const WAKE_FACTOR: f64 = 4.0;
+/// Vertices of a piece less than this fraction of the smaller reach of a resting pair short of
+/// its extreme along the contact normal count as touching: a face tilted by about this much
+/// rests flat.
+const REGION_SLACK: f64 = 1e-2;
+/// An instant with this many collisions recorded at it already is a jam, resolved without
+/// friction.
+const JAM_RECORDS: usize = 16;
 /// Passes over the contacts of one instant at most (each pass handles them all in turn).
 const MAX_PASSES: usize = 100;
 
@@ -372,7 +381,7 @@ impl Detector {
         let pairs = self.candidate_pairs(&active, t0, t1, context, &mut ends);
         let mut found: Vec<(Found, usize, usize)> = Vec::new();
         let span = self.span;
-        for (i, j) in pairs {
+        for &(i, j) in &pairs {
             for b in [i, j] {
                 if ends.get(b).is_none() {
                     ends.insert(b, self.ends(b, t0, t1, context));
@@ -385,7 +394,7 @@ impl Detector {
             let pair = Pair {
                 a,
                 b,
-                speed: speed_bound(a, (&a0, &a1), b, (&b0, &b1), t1 - t0),
+                speed: ApproachBound::new(a, (&a0, &a1), b, (&b0, &b1), t1 - t0),
                 tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
                 time_tolerance: TIME_TOLERANCE * span,
                 approach_tolerance: self.approach_tolerance(i, j),
@@ -408,7 +417,7 @@ impl Detector {
                 self.known.record(b, t0, t1, swept);
             }
         }
-        let applied = self.respond(&found, span * TIME_TOLERANCE, context);
+        let applied = self.respond(&found, &pairs, span * TIME_TOLERANCE, context);
         // Each active body's check moves to `t1`, unless a contact holds it back (or, for a
         // body checked further already, back to the contact).
         let mut held: HashMap<usize, f64> = HashMap::new();
@@ -542,6 +551,7 @@ impl Detector {
     fn respond(
         &mut self,
         found: &[(Found, usize, usize)],
+        pairs: &[(usize, usize)],
         instant: f64,
         context: &mut StepContext<'_>,
     ) -> Option<(f64, Vec<(usize, usize)>)> {
@@ -552,7 +562,10 @@ impl Detector {
                 .iter()
                 .take_while(|f| f.0.time <= time + instant)
                 .count();
-            let group = &found[k..end];
+            let touching = self.touching(&found[k..end], pairs, time, context);
+            let group: Vec<(Found, usize, usize)> =
+                found[k..end].iter().copied().chain(touching).collect();
+            let group = &group[..];
             k = end;
             let mut states: HashMap<usize, Kinematics> = HashMap::new();
             for (f, i, j) in group {
@@ -575,112 +588,163 @@ impl Detector {
                             * (self.bodies[*i].reach + self.bodies[*j].reach),
                         approach_tolerance: self.approach_tolerance(*i, *j),
                         settled: false,
+                        friction: RESTING_FRICTION,
                     }
                 })
                 .collect();
+            let regions: Vec<Vec<Vector3<f64>>> = group
+                .iter()
+                .map(|(f, i, j)| self.region(f, *i, *j, &states))
+                .collect();
             // Bodies that made a resting hop at this instant (in an earlier back-up to it).
             let from = self.records.partition_point(|r| r.time < time - instant);
-            let mut hopped: Vec<usize> = self.records[from..]
+            let earlier: Vec<&Collision> = self.records[from..]
                 .iter()
                 .take_while(|r| r.time <= time + instant)
+                .collect();
+            let mut hopped: Vec<usize> = earlier
+                .iter()
                 .filter(|r| r.resting)
                 .flat_map(|r| [r.bodies.0, r.bodies.1])
                 .collect();
+            // An instant handled again and again is a jam that friction keeps from resolving
+            // (a body dragged along a sleeper pulls back on what pushes it, pass after pass):
+            // it is resolved without friction.
+            let friction = if earlier.len() >= JAM_RECORDS {
+                0.0
+            } else {
+                RESTING_FRICTION
+            };
             let mut records: Vec<Option<Collision>> = vec![None; group.len()];
             let mut change = Wakefulness::default();
             // Contacts of one instant are handled in turn, and again while one of them still
             // approaches (an impulse on one contact of a stack can press another).
-            for _ in 0..MAX_PASSES {
-                let mut any = false;
-                for (slot, ((_, i, j), contact)) in group.iter().zip(&contacts).enumerate() {
-                    let (i, j, mut contact) = (*i, *j, *contact);
-                    contact.settled = hopped.contains(&i) || hopped.contains(&j);
-                    let (sa, sb) = (states[&i], states[&j]);
-                    let still = |change: &Wakefulness, b: usize| {
-                        change.asleep(b, self.asleep(b, time, context))
-                    };
-                    let side = |b: usize, state: Kinematics, still: bool| Side {
-                        body: &self.bodies[b],
-                        state,
-                        immovable: self.bodies[b].immovable(time) || still,
-                    };
-                    let hit = |change: &Wakefulness| {
-                        impact(
-                            &side(i, sa, still(change, i)),
-                            &side(j, sb, still(change, j)),
-                            &contact,
-                        )
-                    };
-                    let mut outcome = hit(&change);
-                    // A hard enough hit wakes a sleeper, which then takes its share of the impulse.
-                    if let Impact::Impulse(first) = &outcome {
-                        let speed = -approach(&sa, &sb, &contact);
-                        let woken: Vec<usize> = [i, j]
-                            .into_iter()
-                            .filter(|&b| {
-                                !first.resting
-                                    && still(&change, b)
-                                    && speed > WAKE_FACTOR * self.rest[b].speed
-                            })
-                            .collect();
-                        if !woken.is_empty() {
-                            for &b in &woken {
-                                change.wake(b);
+            let mut converged = false;
+            for round in 0..2 {
+                let mut pushed: Vec<(usize, usize)> = Vec::new();
+                for _ in 0..MAX_PASSES {
+                    pushed.clear();
+                    for (slot, ((_, i, j), contact)) in group.iter().zip(&contacts).enumerate() {
+                        let region = &regions[slot];
+                        let (i, j, mut contact) = (*i, *j, *contact);
+                        contact.settled = hopped.contains(&i) || hopped.contains(&j);
+                        contact.friction = friction;
+                        let (sa, sb) = (states[&i], states[&j]);
+                        let still = |change: &Wakefulness, b: usize| {
+                            change.asleep(b, self.asleep(b, time, context))
+                        };
+                        let side = |b: usize, state: Kinematics, still: bool| Side {
+                            body: &self.bodies[b],
+                            state,
+                            immovable: self.bodies[b].immovable(time) || still,
+                        };
+                        let hit = |change: &Wakefulness| {
+                            impact(
+                                &side(i, sa, still(change, i)),
+                                &side(j, sb, still(change, j)),
+                                &contact,
+                                region,
+                            )
+                        };
+                        let mut outcome = hit(&change);
+                        // A hard enough hit wakes a sleeper, which then takes its share of the
+                        // impulse.
+                        if let Impact::Impulse(first) = &outcome {
+                            let speed = -approach(&sa, &sb, &contact);
+                            let woken: Vec<usize> = [i, j]
+                                .into_iter()
+                                .filter(|&b| {
+                                    !first.resting
+                                        && still(&change, b)
+                                        && speed > WAKE_FACTOR * self.rest[b].speed
+                                })
+                                .collect();
+                            if !woken.is_empty() {
+                                for &b in &woken {
+                                    change.wake(b);
+                                }
+                                outcome = hit(&change);
                             }
-                            outcome = hit(&change);
                         }
-                    }
-                    match outcome {
-                        Impact::Separating => {}
-                        Impact::Immovable => self.warn_immovable(i, j, time),
-                        Impact::Impulse(outcome) => {
-                            let Impulse {
-                                impulse,
-                                mut a,
-                                mut b,
-                                resting,
-                            } = *outcome;
-                            if resting {
-                                let rest = resting_speed(&contact);
-                                let sides = [
-                                    (i, &sa, &mut a, j, -contact.normal),
-                                    (j, &sb, &mut b, i, contact.normal),
-                                ];
-                                for (body, before, after, partner, up) in sides {
-                                    let supported =
-                                        self.bodies[partner].is_fixed() || still(&change, partner);
-                                    if supported
-                                        && self.may_sleep(body, before, &contact, time, context)
-                                    {
-                                        change.sleep(body, Rest { speed: rest, up });
-                                        after.velocity = Vector3::zeros();
-                                        after.momentum = Vector3::zeros();
-                                        after.angular_velocity = Vector3::zeros();
+                        match outcome {
+                            Impact::Separating => {}
+                            Impact::Immovable => self.warn_immovable(i, j, time),
+                            Impact::Impulse(outcome) => {
+                                let Impulse {
+                                    impulse,
+                                    mut a,
+                                    mut b,
+                                    resting,
+                                } = *outcome;
+                                if resting {
+                                    let rest = resting_speed(&contact);
+                                    let sides = [
+                                        (i, &sa, &mut a, j, -contact.normal),
+                                        (j, &sb, &mut b, i, contact.normal),
+                                    ];
+                                    for (body, before, after, partner, up) in sides {
+                                        let supported = self.bodies[partner].is_fixed()
+                                            || still(&change, partner);
+                                        if supported
+                                            && self.may_sleep(body, before, &contact, time, context)
+                                        {
+                                            change.sleep(body, Rest { speed: rest, up });
+                                            after.velocity = Vector3::zeros();
+                                            after.momentum = Vector3::zeros();
+                                            after.angular_velocity = Vector3::zeros();
+                                        }
                                     }
                                 }
+                                states.insert(i, a);
+                                states.insert(j, b);
+                                pushed.push((i, j));
+                                if resting {
+                                    hopped.extend([i, j]);
+                                }
+                                let record = records[slot].get_or_insert(Collision {
+                                    time,
+                                    bodies: (i, j),
+                                    point: contact.point,
+                                    normal: contact.normal,
+                                    impulse: 0.0,
+                                    resting,
+                                });
+                                record.impulse += impulse;
+                                record.resting = resting;
                             }
-                            states.insert(i, a);
-                            states.insert(j, b);
-                            any = true;
-                            if resting {
-                                hopped.extend([i, j]);
-                            }
-                            let record = records[slot].get_or_insert(Collision {
-                                time,
-                                bodies: (i, j),
-                                point: contact.point,
-                                normal: contact.normal,
-                                impulse: 0.0,
-                                resting,
-                            });
-                            record.impulse += impulse;
-                            record.resting = resting;
                         }
                     }
+                    if pushed.is_empty() {
+                        converged = true;
+                        break;
+                    }
                 }
-                if !any {
+                if converged {
                     break;
                 }
+                // A jam the passes do not resolve (a body slid into a wedge between a support and
+                // a sleeper takes ever smaller pushes from each in turn): the sleepers shoved in it
+                // wake and take their share; if that does not resolve it either, the bodies still
+                // pushed stop where they are.
+                let bodies = pushed.iter().flat_map(|&(i, j)| [i, j]);
+                let shoved: Vec<usize> = bodies
+                    .clone()
+                    .filter(|&b| change.asleep(b, self.asleep(b, time, context)))
+                    .collect();
+                if round == 0 && !shoved.is_empty() {
+                    for b in shoved {
+                        change.wake(b);
+                    }
+                    continue;
+                }
+                for b in bodies {
+                    if let Some(state) = states.get_mut(&b) {
+                        state.velocity = Vector3::zeros();
+                        state.momentum = Vector3::zeros();
+                        state.angular_velocity = Vector3::zeros();
+                    }
+                }
+                break;
             }
             let records: Vec<Collision> = records.into_iter().flatten().collect();
             if records.is_empty() {
@@ -698,6 +762,47 @@ impl Detector {
             return Some((time, group.iter().map(|&(_, i, j)| (i, j)).collect()));
         }
         None
+    }
+
+    /// The contacts at `time` of the bodies of `group` with the bodies they touch there,
+    /// among the candidate `pairs`, that `group` does not hold: a push on one contact of a
+    /// stack presses the others, so all of them are resolved in the same passes rather than
+    /// one back-up after another.
+    fn touching(
+        &mut self,
+        group: &[(Found, usize, usize)],
+        pairs: &[(usize, usize)],
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> Vec<(Found, usize, usize)> {
+        let members: HashSet<usize> = group.iter().flat_map(|&(_, i, j)| [i, j]).collect();
+        let mut touching = Vec::new();
+        for &(i, j) in pairs {
+            let held = group.iter().any(|&(_, x, y)| (x, y) == (i, j));
+            if held || !(members.contains(&i) || members.contains(&j)) {
+                continue;
+            }
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+                continue;
+            };
+            let (Some(sa), Some(sb)) = (a.state(context, time), b.state(context, time)) else {
+                continue;
+            };
+            let cache = self.caches.entry((i, j)).or_default();
+            let contact =
+                closest_between_shapes(shape_a, &a.pose(&sa), shape_b, &b.pose(&sb), cache);
+            if contact.contact.distance <= DISTANCE_TOLERANCE * (a.reach + b.reach) {
+                let found = Found {
+                    time,
+                    contact,
+                    a: sa,
+                    b: sb,
+                };
+                touching.push((found, i, j));
+            }
+        }
+        touching
     }
 
     /// The back-up for an instant handled: every moving body's new velocity and angular
@@ -835,6 +940,30 @@ impl Detector {
             });
         }
         island
+    }
+
+    /// The corners of the region over which bodies `i` and `j`, in `states`, touch at the
+    /// contact `found` (see [`contact_region`]).
+    fn region(
+        &self,
+        found: &Found,
+        i: usize,
+        j: usize,
+        states: &HashMap<usize, Kinematics>,
+    ) -> Vec<Vector3<f64>> {
+        let (a, b) = (&self.bodies[i], &self.bodies[j]);
+        let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+            return Vec::new();
+        };
+        let c = &found.contact;
+        contact_region(
+            &shape_a.pieces()[c.piece_a],
+            &a.pose(&states[&i]),
+            &shape_b.pieces()[c.piece_b],
+            &b.pose(&states[&j]),
+            &c.contact,
+            REGION_SLACK * a.reach.min(b.reach),
+        )
     }
 
     /// The speed below which bodies `i` and `j` in contact are not colliding.

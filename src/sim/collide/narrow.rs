@@ -17,6 +17,7 @@ use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::StepContext;
 use crate::sim::track::Cursor;
+use nalgebra::Vector3;
 use std::cell::RefCell;
 
 /// The speed bound is taken from the interval's ends and its chord; motion within the interval
@@ -34,8 +35,8 @@ const CONTACT_SUBSTEPS: f64 = 64.0;
 pub(crate) struct Pair<'a> {
     pub a: &'a CollisionBody,
     pub b: &'a CollisionBody,
-    /// Bound on how fast the shapes can approach each other over the interval.
-    pub speed: f64,
+    /// Bounds on how fast the shapes can approach each other over the interval.
+    pub speed: ApproachBound,
     /// Distances up to this count as touching.
     pub tolerance: f64,
     /// Contact times are found to within this.
@@ -58,25 +59,54 @@ pub(crate) struct Found {
     pub b: Kinematics,
 }
 
-/// A bound on how fast two bodies' shapes approach, from their states at an interval's ends.
-pub(crate) fn speed_bound(
-    a: &CollisionBody,
-    (a0, a1): (&Kinematics, &Kinematics),
-    b: &CollisionBody,
-    (b0, b1): (&Kinematics, &Kinematics),
-    duration: f64,
-) -> f64 {
-    let relative = |x: &Kinematics, y: &Kinematics| (y.velocity - x.velocity).norm();
-    let chord = if duration > 0.0 {
-        ((b1.position - b0.position) - (a1.position - a0.position)).norm() / duration
-    } else {
-        0.0
-    };
-    let linear = relative(a0, b0).max(relative(a1, b1)).max(chord);
-    let spin = |body: &CollisionBody, x: &Kinematics, y: &Kinematics| {
-        body.reach * x.angular_velocity.norm().max(y.angular_velocity.norm())
-    };
-    SPEED_MARGIN * (linear + spin(a, a0, a1) + spin(b, b0, b1))
+/// Bounds on how fast two bodies' shapes approach each other over an interval, from their
+/// states at its ends.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ApproachBound {
+    /// B's velocity relative to A's at both ends, and the relative displacement over the
+    /// interval divided by its duration.
+    relative: [Vector3<f64>; 3],
+    /// How fast the bodies' points can move about their centres of mass, together.
+    spin: f64,
+}
+
+impl ApproachBound {
+    pub fn new(
+        a: &CollisionBody,
+        (a0, a1): (&Kinematics, &Kinematics),
+        b: &CollisionBody,
+        (b0, b1): (&Kinematics, &Kinematics),
+        duration: f64,
+    ) -> ApproachBound {
+        let chord = if duration > 0.0 {
+            ((b1.position - b0.position) - (a1.position - a0.position)) / duration
+        } else {
+            Vector3::zeros()
+        };
+        let spin = |body: &CollisionBody, x: &Kinematics, y: &Kinematics| {
+            body.reach * x.angular_velocity.norm().max(y.angular_velocity.norm())
+        };
+        ApproachBound {
+            relative: [b0.velocity - a0.velocity, b1.velocity - a1.velocity, chord],
+            spin: spin(a, a0, a1) + spin(b, b0, b1),
+        }
+    }
+
+    /// In any direction.
+    pub fn any(&self) -> f64 {
+        let linear = self.relative.iter().map(|r| r.norm()).fold(0.0, f64::max);
+        SPEED_MARGIN * (linear + self.spin)
+    }
+
+    /// Along the unit vector `n` from A to B: how fast the gap between the shapes measured
+    /// along `n` can shrink. The gap along any fixed direction is at most the distance, so
+    /// from a distance `d` measured with closest-point direction `n` the shapes cannot touch
+    /// sooner than `d` over this: a pair sliding fast past each other but closing slowly is
+    /// looked at as often as its closing needs, not its sliding.
+    pub fn along(&self, n: &Vector3<f64>) -> f64 {
+        let linear = self.relative.iter().map(|r| -r.dot(n)).fold(0.0, f64::max);
+        SPEED_MARGIN * (linear + self.spin)
+    }
 }
 
 /// The first time in `[from, to]` at which the pair touches while approaching, if any.
@@ -131,7 +161,8 @@ pub(crate) fn first_contact(
         (b.position - a.position).norm() - pair.a.reach - pair.b.reach
     };
     if let (Some(start), Some(end)) = (known(from), known(to)) {
-        if gap(start) > pair.tolerance + pair.speed * (to - from) && gap(end) > pair.tolerance {
+        if gap(start) > pair.tolerance + pair.speed.any() * (to - from) && gap(end) > pair.tolerance
+        {
             return None;
         }
     }
@@ -159,7 +190,8 @@ pub(crate) fn first_contact(
             (t + (to - from) / CONTACT_SUBSTEPS).min(to)
         } else {
             clear = Some(t);
-            let advance = (d - pair.tolerance / 2.0) / pair.speed;
+            let advance =
+                (d - pair.tolerance / 2.0) / pair.speed.along(&found.contact.contact.normal);
             if advance.is_finite() {
                 (t + advance).min(to)
             } else {

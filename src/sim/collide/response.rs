@@ -40,9 +40,12 @@
 
 use super::bodies::{CollisionBody, Kinematics};
 
-/// The friction coefficient of resting contacts (collisions are frictionless).
-const RESTING_FRICTION: f64 = 0.5;
 use nalgebra::Vector3;
+
+/// The friction coefficient of resting contacts (collisions are frictionless).
+pub(crate) const RESTING_FRICTION: f64 = 0.5;
+/// Sweeps over a contact's corners at most.
+const CORNER_SWEEPS: usize = 50;
 
 /// One side of a contact: the body, its state at the contact and whether it moves.
 pub(crate) struct Side<'a> {
@@ -67,6 +70,8 @@ pub(crate) struct ContactPoint {
     /// rather than separating it again (a body pressed between two others would otherwise
     /// hop from one to the other without end).
     pub settled: bool,
+    /// The friction coefficient of a resting contact (collisions are frictionless).
+    pub friction: f64,
     /// Approaching slower than this counts as not approaching: see
     /// [`Pair::approach_tolerance`](super::narrow::Pair).
     pub approach_tolerance: f64,
@@ -101,72 +106,179 @@ pub(crate) fn resting_speed(contact: &ContactPoint) -> f64 {
 
 /// The normal approach velocity at the contact point (negative while approaching).
 pub(crate) fn approach(a: &Kinematics, b: &Kinematics, contact: &ContactPoint) -> f64 {
-    (b.point_velocity(&contact.point) - a.point_velocity(&contact.point)).dot(&contact.normal)
+    approach_at(a, b, &contact.point, &contact.normal)
 }
 
-/// The impact of `a` and `b` at `contact`.
-pub(crate) fn impact(a: &Side<'_>, b: &Side<'_>, contact: &ContactPoint) -> Impact {
-    let u = approach(&a.state, &b.state, contact);
+/// The approach velocity along `n` at `point` (negative while approaching).
+fn approach_at(a: &Kinematics, b: &Kinematics, point: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+    (b.point_velocity(point) - a.point_velocity(point)).dot(n)
+}
+
+/// The impact of `a` and `b` at `contact`, whose touching region (see
+/// [`contact_region`](crate::geom::contact_region)) has the corners `region`.
+///
+/// A resting contact, or any contact of a body jammed at this instant (it already hopped
+/// here), is handled over its region: it counts as approaching when any corner approaches, and
+/// is pressed apart at every corner, so that a body lying flat on another does not pivot about
+/// the one closest point and press in with the rest of the face. A collision is a push at the
+/// closest point, as the dissertation has it.
+pub(crate) fn impact(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    contact: &ContactPoint,
+    region: &[Vector3<f64>],
+) -> Impact {
+    let n = contact.normal;
+    let at_point = approach(&a.state, &b.state, contact);
+    let least = region
+        .iter()
+        .map(|p| approach_at(&a.state, &b.state, p, &n))
+        .fold(at_point, f64::min);
+    if least >= -contact.approach_tolerance {
+        return Impact::Separating;
+    }
+    let rest_speed = resting_speed(contact);
+    let resting = contact.pressing > 0.0 && -least < rest_speed;
+    let over_region = (resting || contact.settled) && region.len() > 1;
+    let u = if over_region { least } else { at_point };
     if u >= -contact.approach_tolerance {
         return Impact::Separating;
     }
-    let n = contact.normal;
-    let ra = contact.point - a.state.position;
-    let rb = contact.point - b.state.position;
-    // How much a unit impulse along `d` changes the pair's relative velocity along `d`.
-    let compliance = |d: &Vector3<f64>| {
-        let share = |side: &Side<'_>, r: &Vector3<f64>| -> f64 {
-            if side.immovable {
-                return 0.0;
-            }
-            let inverse = side.body.inverse_world_inertia(&side.state.rotation);
-            1.0 / side.body.model.mass + d.dot(&(inverse * r.cross(d)).cross(r))
-        };
-        share(a, &ra) + share(b, &rb)
-    };
-    let k = compliance(&n);
+    let k = compliance(a, &a.state, b, &b.state, &contact.point, &n);
     if !(k > 0.0 && k.is_finite()) {
         return Impact::Immovable;
     }
     let e = a.body.restitution * b.body.restitution;
-    let rest_speed = resting_speed(contact);
-    let resting = contact.pressing > 0.0 && -u < rest_speed;
     let separating = match (resting, contact.settled) {
         (true, true) => 0.0,
         (true, false) => rest_speed / 2.0,
         (false, _) => -e * u,
     };
-    let j = (separating - u) / k;
-    let apply = |side: &Side<'_>, r: &Vector3<f64>, impulse: Vector3<f64>| -> Kinematics {
-        let mut s = side.state;
-        if side.immovable {
-            return s;
-        }
-        s.velocity += impulse / side.body.model.mass;
-        s.momentum += r.cross(&impulse);
-        s.angular_velocity = side.body.model.angular_velocity(&s.rotation, &s.momentum);
-        s
+    let friction = if resting { contact.friction } else { 0.0 };
+    let corners = if over_region {
+        region
+    } else {
+        std::slice::from_ref(&contact.point)
     };
-    let (mut sa, mut sb) = (apply(a, &ra, -j * n), apply(b, &rb, j * n));
-    if resting {
-        // Resting friction: stop the contact points sliding, within the friction cone.
-        let relative = sb.point_velocity(&contact.point) - sa.point_velocity(&contact.point);
-        let sliding = relative - relative.dot(&n) * n;
-        let speed = sliding.norm();
-        if speed > contact.approach_tolerance {
-            let t = sliding / speed;
-            let kt = compliance(&t);
-            if kt > 0.0 && kt.is_finite() {
-                let jt = (speed / kt).min(RESTING_FRICTION * j.abs());
-                sa = apply(&Side { state: sa, ..*a }, &ra, jt * t);
-                sb = apply(&Side { state: sb, ..*b }, &rb, -jt * t);
-            }
-        }
-    }
+    let (sa, sb, impulse) = press(
+        a,
+        b,
+        &n,
+        corners,
+        separating,
+        friction,
+        contact.approach_tolerance,
+    );
     Impact::Impulse(Box::new(Impulse {
-        impulse: j,
+        impulse,
         a: sa,
         b: sb,
         resting,
     }))
+}
+
+/// Impulses at the `corners` of a contact: along the unit normal `n`, none pulling the
+/// bodies together, they leave every corner separating at `target` or faster; across it,
+/// within `friction` times the normal impulse at that corner, they stop the corner sliding.
+/// Projected Gauss–Seidel: the corners in turn, each corner's impulses kept within their
+/// bounds, until no corner needs a change of more than `tolerance` in its velocity. Returns
+/// both states after and the total normal impulse on B.
+fn press(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    n: &Vector3<f64>,
+    corners: &[Vector3<f64>],
+    target: f64,
+    friction: f64,
+    tolerance: f64,
+) -> (Kinematics, Kinematics, f64) {
+    let (mut sa, mut sb) = (a.state, b.state);
+    let mut normal = vec![0.0; corners.len()];
+    let mut across = vec![Vector3::zeros(); corners.len()];
+    for _ in 0..CORNER_SWEEPS {
+        let mut largest: f64 = 0.0;
+        for (c, point) in corners.iter().enumerate() {
+            let k = compliance(a, &sa, b, &sb, point, n);
+            if !(k > 0.0 && k.is_finite()) {
+                continue;
+            }
+            let u = approach_at(&sa, &sb, point, n);
+            let next = (normal[c] + (target - u) / k).max(0.0);
+            let change = next - normal[c];
+            if change != 0.0 {
+                normal[c] = next;
+                (sa, sb) = push(a, sa, b, sb, point, change * n);
+                largest = largest.max(change.abs() * k);
+            }
+            if friction == 0.0 {
+                continue;
+            }
+            let relative = sb.point_velocity(point) - sa.point_velocity(point);
+            let sliding = relative - relative.dot(n) * n;
+            let speed = sliding.norm();
+            if speed <= tolerance {
+                continue;
+            }
+            let t = sliding / speed;
+            let kt = compliance(a, &sa, b, &sb, point, &t);
+            if !(kt > 0.0 && kt.is_finite()) {
+                continue;
+            }
+            let mut next = across[c] - t * (speed / kt);
+            let limit = friction * normal[c];
+            if next.norm() > limit {
+                next *= limit / next.norm();
+            }
+            let change = next - across[c];
+            across[c] = next;
+            (sa, sb) = push(a, sa, b, sb, point, change);
+            largest = largest.max(change.norm() * kt);
+        }
+        if largest <= tolerance {
+            break;
+        }
+    }
+    (sa, sb, normal.iter().sum())
+}
+
+/// How much a unit impulse along `d` at `point` changes the relative velocity of the bodies
+/// in states `sa` and `sb` along `d` there.
+fn compliance(
+    a: &Side<'_>,
+    sa: &Kinematics,
+    b: &Side<'_>,
+    sb: &Kinematics,
+    point: &Vector3<f64>,
+    d: &Vector3<f64>,
+) -> f64 {
+    let share = |side: &Side<'_>, s: &Kinematics| -> f64 {
+        if side.immovable {
+            return 0.0;
+        }
+        let r = point - s.position;
+        let inverse = side.body.inverse_world_inertia(&s.rotation);
+        1.0 / side.body.model.mass + d.dot(&(inverse * r.cross(d)).cross(&r))
+    };
+    share(a, sa) + share(b, sb)
+}
+
+/// The states after an impulse `impulse` on B at `point` (and its opposite on A).
+fn push(
+    a: &Side<'_>,
+    sa: Kinematics,
+    b: &Side<'_>,
+    sb: Kinematics,
+    point: &Vector3<f64>,
+    impulse: Vector3<f64>,
+) -> (Kinematics, Kinematics) {
+    let apply = |side: &Side<'_>, mut s: Kinematics, impulse: Vector3<f64>| -> Kinematics {
+        if side.immovable {
+            return s;
+        }
+        s.velocity += impulse / side.body.model.mass;
+        s.momentum += (point - s.position).cross(&impulse);
+        s.angular_velocity = side.body.model.angular_velocity(&s.rotation, &s.momentum);
+        s
+    };
+    (apply(a, sa, -impulse), apply(b, sb, impulse))
 }
