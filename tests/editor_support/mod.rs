@@ -51,6 +51,9 @@ pub struct Rect {
     pub height: i32,
 }
 
+/// Where Debian's fonts-dejavu-core puts the fonts the editor tests draw text with.
+const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu";
+
 impl Editor {
     /// Starts `asgard edit FILE` on a display and bus of its own, waits until its three
     /// windows are mapped and its scene is served on the bus, and puts the windows where the
@@ -69,6 +72,19 @@ impl Editor {
             "[Settings]\ngtk-cursor-blink=false\ngtk-enable-animations=false\n",
         )
         .unwrap();
+        // Steady text: the DejaVu fonts only, whatever else the machine has installed (a
+        // machine with Noto fonts drew the golden pictures' text in Noto Sans Mono).
+        let fonts = dir.path().join("fonts.conf");
+        std::fs::write(
+            &fonts,
+            format!(
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n\
+                 <fontconfig>\n  <dir>{DEJAVU}</dir>\n  <cachedir>{}</cachedir>\n  \
+                 <include ignore_missing=\"yes\">/etc/fonts/conf.d</include>\n</fontconfig>\n",
+                dir.path().join("fontconfig-cache").display()
+            ),
+        )
+        .unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_asgard"))
             .arg("edit")
             .arg(file)
@@ -78,6 +94,7 @@ impl Editor {
             .env("GDK_BACKEND", "x11")
             .env("NO_AT_BRIDGE", "1")
             .env("GTK_A11Y", "none")
+            .env("FONTCONFIG_FILE", &fonts)
             .stdout(Stdio::null())
             .spawn()
             .expect("asgard edit starts");
