@@ -420,7 +420,6 @@ fn a_stack_of_bricks_settles_and_sleeps() {
 }
 
 #[test]
-#[ignore = "brick a, knocked into sleeping brick b, overlaps it by 1.6 mm at t = 0.505 (issue 4, open)"]
 fn a_hit_wakes_a_sleeping_brick_and_what_rests_on_it() {
     // At t = 0.5, when all three bricks sleep, a heavy ball flying in from the left (no
     // gravity on it) knocks brick `a` away: `a` wakes and slides off, and `c`, which rests on

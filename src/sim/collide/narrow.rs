@@ -30,6 +30,13 @@ const MAX_HALVINGS: usize = 80;
 /// A pair in contact but not approaching is looked at again after this fraction of the
 /// interval.
 const CONTACT_SUBSTEPS: f64 = 64.0;
+/// A pair touching at one look and found sunk into each other deeper than this many distance
+/// tolerances at the next is bisected back to where it began to approach: a brick pushed
+/// into its neighbour would otherwise sink by a sixty-fourth of the interval times the
+/// approach speed. Shallower, it is taken where found: a resting pair starts to approach
+/// again under its weight right after each hop, and bisecting back to that would find it
+/// again and again a moment later.
+const SINK_DEPTH: f64 = 100.0;
 
 /// A pair of bodies and what the search needs to know about them.
 pub(crate) struct Pair<'a> {
@@ -168,14 +175,16 @@ pub(crate) fn first_contact(
     }
 
     let mut t = from;
-    // The last time the pair was seen apart.
-    let mut clear: Option<f64> = None;
+    // The last time the pair was seen not colliding, and how deep it may be found sunk in
+    // after that before the search bisects back: past the tolerance when it was apart, past
+    // the sink depth when it was touching (see `SINK_DEPTH`).
+    let mut clear: Option<(f64, f64)> = None;
     for _ in 0..MAX_LOOKS {
         let found = look(t, cache)?;
         let d = found.contact.contact.distance;
         if hits(&found) {
             return Some(match clear {
-                Some(lo) if d < -pair.tolerance => bisect(pair, lo, found, cache, &look, &hits),
+                Some((lo, depth)) if d < -depth => bisect(pair, lo, found, cache, &look, &hits),
                 _ => found,
             });
         }
@@ -183,13 +192,11 @@ pub(crate) fn first_contact(
             return None;
         }
         t = if d <= pair.tolerance {
-            // Touching but separating: look again a little later. No bisection back into
-            // such a stretch: a contact that keeps turning would be found again and again
-            // at almost the same time.
-            clear = None;
+            // Touching but separating: look again a little later.
+            clear = Some((t, SINK_DEPTH * pair.tolerance));
             (t + (to - from) / CONTACT_SUBSTEPS).min(to)
         } else {
-            clear = Some(t);
+            clear = Some((t, pair.tolerance));
             let advance =
                 (d - pair.tolerance / 2.0) / pair.speed.along(&found.contact.contact.normal);
             if advance.is_finite() {
