@@ -479,9 +479,10 @@ fn no_example_lets_anything_pass_through_anything() {
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();
         let started = std::time::Instant::now();
-        // The wall's bricks now settle and sleep in a tenth of a second, but once the ball
-        // knocks them over, bricks sliding between sleeping ones make hop after hop: too slow
-        // to simulate here yet (see `a_stack_of_bricks_settles_and_sleeps` for the settling).
+        // The wall runs its 4 s in about 20 s (release build), but the collapse is chaotic and
+        // its cost is not steady: cut to 2 s, as here, it made 175,000 collisions in 500 s
+        // and no overlap beyond 1.3e-3 of the bricks' size. Too slow for a test yet (see
+        // `a_stack_of_bricks_settles_and_sleeps` for the settling).
         if path.ends_with("wall.asg") {
             continue;
         }

@@ -764,10 +764,11 @@ impl Detector {
         None
     }
 
-    /// The contacts at `time` of the bodies of `group` with the bodies they touch there,
-    /// among the candidate `pairs`, that `group` does not hold: a push on one contact of a
-    /// stack presses the others, so all of them are resolved in the same passes rather than
-    /// one back-up after another.
+    /// The contacts at `time`, among the candidate `pairs`, that `group` does not hold but that
+    /// its moving bodies make with the bodies they touch there, and, transitively, those of the
+    /// moving bodies so reached: a push on one contact of a stack presses the others, so all
+    /// of them are resolved in the same passes rather than one back-up after another (which
+    /// could push a body back and forth between two contacts without end).
     fn touching(
         &mut self,
         group: &[(Found, usize, usize)],
@@ -775,24 +776,36 @@ impl Detector {
         time: f64,
         context: &StepContext<'_>,
     ) -> Vec<(Found, usize, usize)> {
-        let members: HashSet<usize> = group.iter().flat_map(|&(_, i, j)| [i, j]).collect();
-        let mut touching = Vec::new();
+        let mut of_body: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
         for &(i, j) in pairs {
-            let held = group.iter().any(|&(_, x, y)| (x, y) == (i, j));
-            if held || !(members.contains(&i) || members.contains(&j)) {
+            of_body.entry(i).or_default().push((i, j));
+            of_body.entry(j).or_default().push((i, j));
+        }
+        let mut done: HashSet<(usize, usize)> = group.iter().map(|&(_, i, j)| (i, j)).collect();
+        let mut members: HashSet<usize> = group.iter().flat_map(|&(_, i, j)| [i, j]).collect();
+        let mut next: Vec<usize> = members.iter().copied().collect();
+        let mut touching = Vec::new();
+        while let Some(x) = next.pop() {
+            if self.bodies[x].immovable(time) || self.asleep(x, time, context) {
                 continue;
             }
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
-                continue;
-            };
-            let (Some(sa), Some(sb)) = (a.state(context, time), b.state(context, time)) else {
-                continue;
-            };
-            let cache = self.caches.entry((i, j)).or_default();
-            let contact =
-                closest_between_shapes(shape_a, &a.pose(&sa), shape_b, &b.pose(&sb), cache);
-            if contact.contact.distance <= DISTANCE_TOLERANCE * (a.reach + b.reach) {
+            for &(i, j) in of_body.get(&x).into_iter().flatten() {
+                if !done.insert((i, j)) {
+                    continue;
+                }
+                let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+                    continue;
+                };
+                let (Some(sa), Some(sb)) = (a.state(context, time), b.state(context, time)) else {
+                    continue;
+                };
+                let cache = self.caches.entry((i, j)).or_default();
+                let contact =
+                    closest_between_shapes(shape_a, &a.pose(&sa), shape_b, &b.pose(&sb), cache);
+                if contact.contact.distance > DISTANCE_TOLERANCE * (a.reach + b.reach) {
+                    continue;
+                }
                 let found = Found {
                     time,
                     contact,
@@ -800,6 +813,10 @@ impl Detector {
                     b: sb,
                 };
                 touching.push((found, i, j));
+                let other = if i == x { j } else { i };
+                if members.insert(other) {
+                    next.push(other);
+                }
             }
         }
         touching
