@@ -24,7 +24,8 @@ use asgard::render::offscreen::OffscreenTarget;
 use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames};
 use asgard::scene::handles::{HandleKind, HandleScales};
 use asgard::scene::{evaluate, Scene};
-use asgard::sim::physics::{Model, SceneMotion};
+use asgard::sim::physics::SceneMotion;
+use asgard::sim::{Solver, Strategy};
 use render_support::golden::{differences, golden, read_png, MAX_DIFFERING, REGENERATE};
 use render_support::output_dir;
 use std::path::{Path, PathBuf};
@@ -110,16 +111,14 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}.asg"))
 }
 
-/// The example simulated to its end.
+/// The example simulated to its end, collisions answered.
 fn simulated(name: &str) -> (Scene, SceneFrames, SceneMotion) {
     let text = std::fs::read_to_string(example(name)).unwrap();
     let scene = evaluate(&text).unwrap();
     let frames = SceneFrames::new(&scene).unwrap();
-    let model = Model::compile(&scene).unwrap();
-    let mut simulation = model.simulation(model.options()).unwrap();
-    simulation.run_to_end().unwrap();
-    let motion = model.motion(simulation.motion());
-    (scene, frames, motion)
+    let mut solver = Solver::new(scene.clone(), Strategy::EventDriven).unwrap();
+    solver.run_to_end().unwrap();
+    (scene, frames, solver.motion())
 }
 
 #[test]

@@ -8,8 +8,8 @@ use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames, ViewS
 use asgard::scene::handles::{HandleKind, HandleScales};
 use asgard::scene::state::BodyStates;
 use asgard::scene::{evaluate, Scene};
-use asgard::sim::physics::{Model, SceneMotion};
-use asgard::sim::RunControl;
+use asgard::sim::physics::SceneMotion;
+use asgard::sim::{RunControl, Solver, Strategy};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -67,10 +67,9 @@ impl SceneFile {
     /// bar on a terminal.
     pub fn simulate(&self, until: f64) -> Result<SceneMotion, String> {
         let located = |e: asgard::sim::physics::PhysicsError| e.diagnostic(&self.name, &self.text);
-        let model = Model::compile(&self.scene).map_err(located)?;
-        let mut options = model.options();
-        options.progress_every = PROGRESS_EVERY;
-        let mut simulation = model.simulation(options).map_err(located)?;
+        // A solver, not a bare simulation: it detects and answers the collisions (a picture of
+        // wall.asg used to show its bricks falling through the floor).
+        let mut solver = Solver::new(self.scene.clone(), Strategy::EventDriven).map_err(located)?;
         let (start, _) = self.time_range();
         let bar = progress_bar(((until - start) * 1000.0).max(1.0) as u64, "simulating");
         let stop = AtomicBool::new(false);
@@ -80,29 +79,23 @@ impl SceneFile {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let result = simulation.run(&mut RunControl {
+        let result = solver.run(&mut RunControl {
             cancel: Some(&stop),
             progress: Some(&mut report),
         });
         bar.finish_and_clear();
-        let motion = model.motion(simulation.motion());
+        let motion = solver.motion();
         match result {
             Ok(_) => Ok(motion),
             // The motion before a failure stays usable: only a picture past it is lost.
             Err(e) if motion.complete_until() >= until => {
-                let failure = model.describe(e, Some(simulation.partition()));
-                eprintln!("{}: warning: {failure}", self.name);
+                eprintln!("{}: warning: {e}", self.name);
                 Ok(motion)
             }
-            Err(e) => Err(model
-                .describe(e, Some(simulation.partition()))
-                .diagnostic(&self.name, &self.text)),
+            Err(e) => Err(located(e)),
         }
     }
 }
-
-/// Simulation progress is reported (and the stop time checked) every this many steps.
-const PROGRESS_EVERY: u64 = 50;
 
 /// A progress bar of `length` steps drawn on standard error when it is a terminal.
 pub fn progress_bar(length: u64, message: &'static str) -> ProgressBar {
