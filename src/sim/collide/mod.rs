@@ -575,27 +575,6 @@ impl Detector {
                         .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback));
                 }
             }
-            let contacts: Vec<ContactPoint> = group
-                .iter()
-                .map(|(f, i, j)| {
-                    let c = &f.contact.contact;
-                    ContactPoint {
-                        point: (c.point_a + c.point_b) / 2.0,
-                        normal: c.normal,
-                        pressing: self.pressing(*i, *j, &c.normal, time, context),
-                        resting_interval: self.window * RESTING_FRACTION,
-                        resting_rise: RESTING_RISE
-                            * (self.bodies[*i].reach + self.bodies[*j].reach),
-                        approach_tolerance: self.approach_tolerance(*i, *j),
-                        settled: false,
-                        friction: RESTING_FRICTION,
-                    }
-                })
-                .collect();
-            let regions: Vec<Vec<Vector3<f64>>> = group
-                .iter()
-                .map(|(f, i, j)| self.region(f, *i, *j, &states))
-                .collect();
             // Bodies that made a resting hop at this instant (in an earlier back-up to it).
             let from = self.records.partition_point(|r| r.time < time - instant);
             let earlier: Vec<&Collision> = self.records[from..]
@@ -615,6 +594,27 @@ impl Detector {
             } else {
                 RESTING_FRICTION
             };
+            let contacts: Vec<ContactPoint> = group
+                .iter()
+                .map(|(f, i, j)| {
+                    let c = &f.contact.contact;
+                    ContactPoint {
+                        point: (c.point_a + c.point_b) / 2.0,
+                        normal: c.normal,
+                        pressing: self.pressing(*i, *j, &c.normal, time, context),
+                        resting_interval: self.window * RESTING_FRACTION,
+                        resting_rise: RESTING_RISE
+                            * (self.bodies[*i].reach + self.bodies[*j].reach),
+                        approach_tolerance: self.approach_tolerance(*i, *j),
+                        settled: false,
+                        friction,
+                    }
+                })
+                .collect();
+            let regions: Vec<Vec<Vector3<f64>>> = group
+                .iter()
+                .map(|(f, i, j)| self.region(f, *i, *j, &states))
+                .collect();
             let mut records: Vec<Option<Collision>> = vec![None; group.len()];
             let mut change = Wakefulness::default();
             // Contacts of one instant are handled in turn, and again while one of them still
@@ -628,7 +628,6 @@ impl Detector {
                         let region = &regions[slot];
                         let (i, j, mut contact) = (*i, *j, *contact);
                         contact.settled = hopped.contains(&i) || hopped.contains(&j);
-                        contact.friction = friction;
                         let (sa, sb) = (states[&i], states[&j]);
                         let still = |change: &Wakefulness, b: usize| {
                             change.asleep(b, self.asleep(b, time, context))
@@ -782,8 +781,10 @@ impl Detector {
             of_body.entry(j).or_default().push((i, j));
         }
         let mut done: HashSet<(usize, usize)> = group.iter().map(|&(_, i, j)| (i, j)).collect();
-        let mut members: HashSet<usize> = group.iter().flat_map(|&(_, i, j)| [i, j]).collect();
-        let mut next: Vec<usize> = members.iter().copied().collect();
+        // In the group's order, not a hash set's: the order of the contacts is the order of
+        // the passes, and a simulation must come out the same every time.
+        let mut next: Vec<usize> = group.iter().flat_map(|&(_, i, j)| [j, i]).collect();
+        let mut members: HashSet<usize> = next.iter().copied().collect();
         let mut touching = Vec::new();
         while let Some(x) = next.pop() {
             if self.bodies[x].immovable(time) || self.asleep(x, time, context) {

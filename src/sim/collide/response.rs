@@ -144,7 +144,7 @@ pub(crate) fn impact(
     if u >= -contact.approach_tolerance {
         return Impact::Separating;
     }
-    let k = compliance(a, &a.state, b, &b.state, &contact.point, &n);
+    let k = compliance(a, b, &contact.point, &n);
     if !(k > 0.0 && k.is_finite()) {
         return Impact::Immovable;
     }
@@ -195,10 +195,16 @@ fn press(
     let (mut sa, mut sb) = (a.state, b.state);
     let mut normal = vec![0.0; corners.len()];
     let mut across = vec![Vector3::zeros(); corners.len()];
+    // Impulses change velocities only: the bodies' poses, and so each corner's compliance
+    // along the normal, stay as they are.
+    let along_normal: Vec<f64> = corners
+        .iter()
+        .map(|point| compliance(a, b, point, n))
+        .collect();
     for _ in 0..CORNER_SWEEPS {
         let mut largest: f64 = 0.0;
         for (c, point) in corners.iter().enumerate() {
-            let k = compliance(a, &sa, b, &sb, point, n);
+            let k = along_normal[c];
             if !(k > 0.0 && k.is_finite()) {
                 continue;
             }
@@ -220,7 +226,7 @@ fn press(
                 continue;
             }
             let t = sliding / speed;
-            let kt = compliance(a, &sa, b, &sb, point, &t);
+            let kt = compliance(a, b, point, &t);
             if !(kt > 0.0 && kt.is_finite()) {
                 continue;
             }
@@ -241,25 +247,19 @@ fn press(
     (sa, sb, normal.iter().sum())
 }
 
-/// How much a unit impulse along `d` at `point` changes the relative velocity of the bodies
-/// in states `sa` and `sb` along `d` there.
-fn compliance(
-    a: &Side<'_>,
-    sa: &Kinematics,
-    b: &Side<'_>,
-    sb: &Kinematics,
-    point: &Vector3<f64>,
-    d: &Vector3<f64>,
-) -> f64 {
-    let share = |side: &Side<'_>, s: &Kinematics| -> f64 {
+/// How much a unit impulse along `d` at `point` changes the relative velocity of the two
+/// sides along `d` there (it depends on their poses, which impulses do not change).
+fn compliance(a: &Side<'_>, b: &Side<'_>, point: &Vector3<f64>, d: &Vector3<f64>) -> f64 {
+    let share = |side: &Side<'_>| -> f64 {
         if side.immovable {
             return 0.0;
         }
+        let s = &side.state;
         let r = point - s.position;
         let inverse = side.body.inverse_world_inertia(&s.rotation);
         1.0 / side.body.model.mass + d.dot(&(inverse * r.cross(d)).cross(&r))
     };
-    share(a, sa) + share(b, sb)
+    share(a) + share(b)
 }
 
 /// The states after an impulse `impulse` on B at `point` (and its opposite on A).
