@@ -34,6 +34,7 @@
 //! never by component, so it survives the repartitioning of an incremental update.
 
 mod bodies;
+mod jam;
 mod known;
 mod min_tree;
 mod narrow;
@@ -50,6 +51,7 @@ use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
+use jam::JamContact;
 use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
@@ -724,11 +726,15 @@ impl Detector {
                 // A jam the passes do not resolve (a body slid into a wedge between a support and
                 // a sleeper takes ever smaller pushes from each in turn): the sleepers shoved in it
                 // wake and take their share; if that does not resolve it either, the bodies still
-                // pushed stop where they are.
-                let bodies = pushed.iter().flat_map(|&(i, j)| [i, j]);
-                let shoved: Vec<usize> = bodies
-                    .clone()
-                    .filter(|&b| change.asleep(b, self.asleep(b, time, context)))
+                // pushed move on together (see `jam`).
+                let still = |b: usize| {
+                    self.bodies[b].immovable(time)
+                        || change.asleep(b, self.asleep(b, time, context))
+                };
+                let shoved: Vec<usize> = pushed
+                    .iter()
+                    .flat_map(|&(i, j)| [i, j])
+                    .filter(|&b| !self.bodies[b].immovable(time) && still(b))
                     .collect();
                 if round == 0 && !shoved.is_empty() {
                     for b in shoved {
@@ -736,13 +742,15 @@ impl Detector {
                     }
                     continue;
                 }
-                for b in bodies {
-                    if let Some(state) = states.get_mut(&b) {
-                        state.velocity = Vector3::zeros();
-                        state.momentum = Vector3::zeros();
-                        state.angular_velocity = Vector3::zeros();
-                    }
-                }
+                let contacts: Vec<JamContact> = group
+                    .iter()
+                    .map(|(f, i, j)| JamContact {
+                        bodies: (*i, *j),
+                        normal: f.contact.contact.normal,
+                    })
+                    .collect();
+                let mass = |b: usize| self.bodies[b].model.mass;
+                jam::merge(&pushed, &contacts, &mut states, mass, still);
                 break;
             }
             let records: Vec<Collision> = records.into_iter().flatten().collect();
