@@ -111,12 +111,17 @@ fn example(name: &str) -> PathBuf {
         .join(format!("{name}.asg"))
 }
 
-/// The example simulated to its end, collisions answered.
-fn simulated(name: &str) -> (Scene, SceneFrames, SceneMotion) {
+/// The example simulated up to `until` (or its end), collisions answered.
+fn simulated(name: &str, until: f64) -> (Scene, SceneFrames, SceneMotion) {
     let text = std::fs::read_to_string(example(name)).unwrap();
     let scene = evaluate(&text).unwrap();
     let frames = SceneFrames::new(&scene).unwrap();
-    let mut solver = Solver::new(scene.clone(), Strategy::EventDriven).unwrap();
+    let mut setting = scene.clone();
+    let simulator = &mut setting.simulator;
+    simulator.finish = simulator
+        .finish
+        .min(until.max(simulator.start + simulator.step));
+    let mut solver = Solver::new(setting, Strategy::EventDriven).unwrap();
     solver.run_to_end().unwrap();
     (scene, frames, solver.motion())
 }
@@ -129,7 +134,7 @@ fn golden_pictures_of_the_examples() {
     let viewport = Viewport::new(f64::from(WIDTH), f64::from(HEIGHT));
     let mut failures = Vec::new();
     for case in CASES {
-        let (scene, frames, motion) = simulated(case.example);
+        let (scene, frames, motion) = simulated(case.example, case.time);
         target.upload_missing(frames.meshes()).unwrap();
         let options = FrameOptions {
             camera: CameraChoice::Scene,
@@ -165,7 +170,7 @@ fn golden_pictures_of_the_examples() {
 
 #[test]
 fn the_comparison_catches_a_moved_body() {
-    let (scene, frames, motion) = simulated("pendulum");
+    let (scene, frames, motion) = simulated("pendulum", f64::INFINITY);
     let mut target = OffscreenTarget::new(WIDTH, HEIGHT).unwrap();
     target.upload_missing(frames.meshes()).unwrap();
     let viewport = Viewport::new(f64::from(WIDTH), f64::from(HEIGHT));
