@@ -20,10 +20,11 @@
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
 //!    from a cache kept per pair;
-//! 3. takes the earliest contacts (all those at one instant, handled one after another),
-//!    computes the impulses (see `response` for the rules: restitution of a pair, infinitely
-//!    massive bodies, resting contact) and asks the simulation to back up to that time with the
-//!    new velocities and angular momenta as jumps ([`BackUp`]).
+//! 3. takes the earliest contacts (all those at one instant, with the contacts they press,
+//!    resolved together: see `instant`), computes the impulses (see `response` for the rules:
+//!    restitution of a pair, infinitely massive bodies, resting contact) and asks the
+//!    simulation to back up to that time with the new velocities and angular momenta as jumps
+//!    ([`BackUp`](crate::sim::schedule::BackUp)).
 //!
 //! The simulation truncates the colliding bodies' components, and transitively everything
 //! that depends on them; for each truncated component it calls [`StepObserver::truncated`],
@@ -34,6 +35,7 @@
 //! never by component, so it survives the repartitioning of an incremental update.
 
 mod bodies;
+mod instant;
 mod jam;
 mod known;
 mod min_tree;
@@ -46,19 +48,17 @@ use crate::geom::distance::{closest_between_shapes, ShapePairCache};
 use crate::geom::{contact_region, Aabb};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::physics::{BodyVars, Model, BODY_VARIABLES};
-use crate::sim::schedule::{BackUp, StepContext, StepObserver, StepReport};
+use crate::sim::physics::{Model, BODY_VARIABLES};
+use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
-use jam::JamContact;
+use instant::Rest;
 use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, ApproachBound, Found, Pair};
-use response::{
-    approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side, RESTING_FRICTION,
-};
+use response::{resting_speed, ContactPoint};
 use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -91,11 +91,6 @@ const WAKE_FACTOR: f64 = 4.0;
 /// its extreme along the contact normal count as touching: a face tilted by about this much
 /// rests flat.
 const REGION_SLACK: f64 = 1e-2;
-/// An instant with this many collisions recorded at it already is a jam, resolved without
-/// friction.
-const JAM_RECORDS: usize = 16;
-/// Passes over the contacts of one instant at most (each pass handles them all in turn).
-const MAX_PASSES: usize = 100;
 
 /// One collision: at `time`, `bodies` (scene indices, the first is A) met at `point` with the
 /// unit `normal` from A to B, and an impulse of `impulse` along the normal pushed B (and its
@@ -546,339 +541,6 @@ impl Detector {
         pairs
     }
 
-    /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
-    /// a body: applies every contact of that instant in turn and asks for the back-up, with
-    /// the bodies that fall asleep or wake there (see [`Detector::may_sleep`] and [`Detector::island`]). Returns the
-    /// instant and its pairs, or `None` when no contact moved anything.
-    fn respond(
-        &mut self,
-        found: &[(Found, usize, usize)],
-        pairs: &[(usize, usize)],
-        instant: f64,
-        context: &mut StepContext<'_>,
-    ) -> Option<(f64, Vec<(usize, usize)>)> {
-        let mut k = 0;
-        while k < found.len() {
-            let time = found[k].0.time;
-            let end = k + found[k..]
-                .iter()
-                .take_while(|f| f.0.time <= time + instant)
-                .count();
-            let touching = self.touching(&found[k..end], pairs, time, context);
-            let group: Vec<(Found, usize, usize)> =
-                found[k..end].iter().copied().chain(touching).collect();
-            let group = &group[..];
-            k = end;
-            let mut states: HashMap<usize, Kinematics> = HashMap::new();
-            for (f, i, j) in group {
-                for (b, fallback) in [(*i, f.a), (*j, f.b)] {
-                    states
-                        .entry(b)
-                        .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback));
-                }
-            }
-            // Bodies that made a resting hop at this instant (in an earlier back-up to it).
-            let from = self.records.partition_point(|r| r.time < time - instant);
-            let earlier: Vec<&Collision> = self.records[from..]
-                .iter()
-                .take_while(|r| r.time <= time + instant)
-                .collect();
-            let mut hopped: Vec<usize> = earlier
-                .iter()
-                .filter(|r| r.resting)
-                .flat_map(|r| [r.bodies.0, r.bodies.1])
-                .collect();
-            // An instant handled again and again is a jam that friction keeps from resolving
-            // (a body dragged along a sleeper pulls back on what pushes it, pass after pass):
-            // it is resolved without friction.
-            let friction = if earlier.len() >= JAM_RECORDS {
-                0.0
-            } else {
-                RESTING_FRICTION
-            };
-            let contacts: Vec<ContactPoint> = group
-                .iter()
-                .map(|(f, i, j)| {
-                    let c = &f.contact.contact;
-                    ContactPoint {
-                        point: (c.point_a + c.point_b) / 2.0,
-                        normal: c.normal,
-                        pressing: self.pressing(*i, *j, &c.normal, time, context),
-                        resting_interval: self.window * RESTING_FRACTION,
-                        resting_rise: RESTING_RISE
-                            * (self.bodies[*i].reach + self.bodies[*j].reach),
-                        approach_tolerance: self.approach_tolerance(*i, *j),
-                        settled: false,
-                        friction,
-                    }
-                })
-                .collect();
-            let regions: Vec<Vec<Vector3<f64>>> = group
-                .iter()
-                .map(|(f, i, j)| self.region(f, *i, *j, &states))
-                .collect();
-            let mut records: Vec<Option<Collision>> = vec![None; group.len()];
-            let mut change = Wakefulness::default();
-            // Contacts of one instant are handled in turn, and again while one of them still
-            // approaches (an impulse on one contact of a stack can press another).
-            let mut converged = false;
-            for round in 0..2 {
-                let mut pushed: Vec<(usize, usize)> = Vec::new();
-                for _ in 0..MAX_PASSES {
-                    pushed.clear();
-                    for (slot, ((_, i, j), contact)) in group.iter().zip(&contacts).enumerate() {
-                        let region = &regions[slot];
-                        let (i, j, mut contact) = (*i, *j, *contact);
-                        contact.settled = hopped.contains(&i) || hopped.contains(&j);
-                        let (sa, sb) = (states[&i], states[&j]);
-                        let still = |change: &Wakefulness, b: usize| {
-                            change.asleep(b, self.asleep(b, time, context))
-                        };
-                        let side = |b: usize, state: Kinematics, still: bool| Side {
-                            body: &self.bodies[b],
-                            state,
-                            immovable: self.bodies[b].immovable(time) || still,
-                        };
-                        let hit = |change: &Wakefulness| {
-                            impact(
-                                &side(i, sa, still(change, i)),
-                                &side(j, sb, still(change, j)),
-                                &contact,
-                                region,
-                            )
-                        };
-                        let mut outcome = hit(&change);
-                        // A hard enough hit wakes a sleeper, which then takes its share of the
-                        // impulse.
-                        if let Impact::Impulse(first) = &outcome {
-                            let speed = -approach(&sa, &sb, &contact);
-                            let woken: Vec<usize> = [i, j]
-                                .into_iter()
-                                .filter(|&b| {
-                                    !first.resting
-                                        && still(&change, b)
-                                        && speed > WAKE_FACTOR * self.rest[b].speed
-                                })
-                                .collect();
-                            if !woken.is_empty() {
-                                for &b in &woken {
-                                    change.wake(b);
-                                }
-                                outcome = hit(&change);
-                            }
-                        }
-                        match outcome {
-                            Impact::Separating => {}
-                            Impact::Immovable => self.warn_immovable(i, j, time),
-                            Impact::Impulse(outcome) => {
-                                let Impulse {
-                                    impulse,
-                                    mut a,
-                                    mut b,
-                                    resting,
-                                } = *outcome;
-                                if resting {
-                                    let rest = resting_speed(&contact);
-                                    let sides = [
-                                        (i, &sa, &mut a, j, -contact.normal),
-                                        (j, &sb, &mut b, i, contact.normal),
-                                    ];
-                                    for (body, before, after, partner, up) in sides {
-                                        let supported = self.bodies[partner].is_fixed()
-                                            || still(&change, partner);
-                                        if supported
-                                            && self.may_sleep(body, before, &contact, time, context)
-                                        {
-                                            change.sleep(body, Rest { speed: rest, up });
-                                            after.velocity = Vector3::zeros();
-                                            after.momentum = Vector3::zeros();
-                                            after.angular_velocity = Vector3::zeros();
-                                        }
-                                    }
-                                }
-                                states.insert(i, a);
-                                states.insert(j, b);
-                                pushed.push((i, j));
-                                if resting {
-                                    hopped.extend([i, j]);
-                                }
-                                let record = records[slot].get_or_insert(Collision {
-                                    time,
-                                    bodies: (i, j),
-                                    point: contact.point,
-                                    normal: contact.normal,
-                                    impulse: 0.0,
-                                    resting,
-                                });
-                                record.impulse += impulse;
-                                record.resting = resting;
-                            }
-                        }
-                    }
-                    if pushed.is_empty() {
-                        converged = true;
-                        break;
-                    }
-                }
-                if converged {
-                    break;
-                }
-                // A jam the passes do not resolve (a body slid into a wedge between a support and
-                // a sleeper takes ever smaller pushes from each in turn): the sleepers shoved in it
-                // wake and take their share; if that does not resolve it either, the bodies still
-                // pushed move on together (see `jam`).
-                let still = |b: usize| {
-                    self.bodies[b].immovable(time)
-                        || change.asleep(b, self.asleep(b, time, context))
-                };
-                let shoved: Vec<usize> = pushed
-                    .iter()
-                    .flat_map(|&(i, j)| [i, j])
-                    .filter(|&b| !self.bodies[b].immovable(time) && still(b))
-                    .collect();
-                if round == 0 && !shoved.is_empty() {
-                    for b in shoved {
-                        change.wake(b);
-                    }
-                    continue;
-                }
-                let contacts: Vec<JamContact> = group
-                    .iter()
-                    .map(|(f, i, j)| JamContact {
-                        bodies: (*i, *j),
-                        normal: f.contact.contact.normal,
-                    })
-                    .collect();
-                let mass = |b: usize| self.bodies[b].model.mass;
-                jam::merge(&pushed, &contacts, &mut states, mass, still);
-                break;
-            }
-            let records: Vec<Collision> = records.into_iter().flatten().collect();
-            if records.is_empty() {
-                continue;
-            }
-            for &(b, rest) in &change.slept {
-                self.rest[b] = rest;
-            }
-            let request = self.back_up_request(&states, &change, time, context);
-            for record in records {
-                let at = self.records.partition_point(|r| r.time <= record.time);
-                self.records.insert(at, record);
-            }
-            context.request_back_up(request);
-            return Some((time, group.iter().map(|&(_, i, j)| (i, j)).collect()));
-        }
-        None
-    }
-
-    /// The contacts at `time`, among the candidate `pairs`, that `group` does not hold but that
-    /// its moving bodies make with the bodies they touch there, and, transitively, those of the
-    /// moving bodies so reached: a push on one contact of a stack presses the others, so all
-    /// of them are resolved in the same passes rather than one back-up after another (which
-    /// could push a body back and forth between two contacts without end).
-    fn touching(
-        &mut self,
-        group: &[(Found, usize, usize)],
-        pairs: &[(usize, usize)],
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> Vec<(Found, usize, usize)> {
-        let mut of_body: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        for &(i, j) in pairs {
-            of_body.entry(i).or_default().push((i, j));
-            of_body.entry(j).or_default().push((i, j));
-        }
-        let mut done: HashSet<(usize, usize)> = group.iter().map(|&(_, i, j)| (i, j)).collect();
-        // In the group's order, not a hash set's: the order of the contacts is the order of
-        // the passes, and a simulation must come out the same every time.
-        let mut next: Vec<usize> = group.iter().flat_map(|&(_, i, j)| [j, i]).collect();
-        let mut members: HashSet<usize> = next.iter().copied().collect();
-        let mut touching = Vec::new();
-        while let Some(x) = next.pop() {
-            if self.bodies[x].immovable(time) || self.asleep(x, time, context) {
-                continue;
-            }
-            for &(i, j) in of_body.get(&x).into_iter().flatten() {
-                if !done.insert((i, j)) {
-                    continue;
-                }
-                let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
-                    continue;
-                };
-                let (Some(sa), Some(sb)) = (a.state(context, time), b.state(context, time)) else {
-                    continue;
-                };
-                let cache = self.caches.entry((i, j)).or_default();
-                let contact =
-                    closest_between_shapes(shape_a, &a.pose(&sa), shape_b, &b.pose(&sb), cache);
-                if contact.contact.distance > DISTANCE_TOLERANCE * (a.reach + b.reach) {
-                    continue;
-                }
-                let found = Found {
-                    time,
-                    contact,
-                    a: sa,
-                    b: sb,
-                };
-                touching.push((found, i, j));
-                let other = if i == x { j } else { i };
-                if members.insert(other) {
-                    next.push(other);
-                }
-            }
-        }
-        touching
-    }
-
-    /// The back-up for an instant handled: every moving body's new velocity and angular
-    /// momentum (`states`), the bodies that fell asleep brought to rest and held, and those
-    /// woken released with every sleeper resting on them.
-    fn back_up_request(
-        &self,
-        states: &HashMap<usize, Kinematics>,
-        change: &Wakefulness,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> BackUp {
-        let mut request = BackUp {
-            time,
-            ..BackUp::default()
-        };
-        for (&b, state) in states {
-            let body = &self.bodies[b];
-            let Some(vars) = body.model.vars else {
-                continue;
-            };
-            if change.fell_asleep(b) {
-                request.jumps.extend(at_rest(vars));
-                request.holds.extend(vars.all());
-            } else if !body.immovable(time) && !change.asleep(b, self.asleep(b, time, context)) {
-                request.jumps.extend(
-                    vars.velocity()
-                        .into_iter()
-                        .zip(state.velocity.iter().copied()),
-                );
-                request.jumps.extend(
-                    vars.momentum()
-                        .into_iter()
-                        .zip(state.momentum.iter().copied()),
-                );
-            }
-        }
-        for b in self.island(&change.woken, time, context) {
-            request.releases.extend(
-                self.bodies[b]
-                    .model
-                    .vars
-                    .into_iter()
-                    .flat_map(BodyVars::all),
-            );
-        }
-        request.jumps.sort_by_key(|&(v, _)| v);
-        request
-    }
-
     /// Whether body `b` is asleep (held at rest) at `time`.
     fn asleep(&self, b: usize, time: f64, context: &StepContext<'_>) -> bool {
         self.bodies[b]
@@ -1158,50 +820,6 @@ impl Detector {
         }
         back_ups
     }
-}
-
-/// The resting contact at which a body fell asleep.
-#[derive(Clone, Copy, Debug, Default)]
-struct Rest {
-    /// Its resting speed.
-    speed: f64,
-    /// Its normal, from the support to the sleeper.
-    up: Vector3<f64>,
-}
-
-/// Who falls asleep and who wakes at one instant, as its contacts are handled in turn.
-#[derive(Default)]
-struct Wakefulness {
-    slept: Vec<(usize, Rest)>,
-    woken: Vec<usize>,
-}
-
-impl Wakefulness {
-    /// Whether body `b` is asleep now, given whether it was at the instant (`held`).
-    fn asleep(&self, b: usize, held: bool) -> bool {
-        (held || self.slept.iter().any(|&(s, _)| s == b)) && !self.woken.contains(&b)
-    }
-
-    fn fell_asleep(&self, b: usize) -> bool {
-        self.asleep(b, false)
-    }
-
-    fn sleep(&mut self, b: usize, rest: Rest) {
-        self.slept.push((b, rest));
-    }
-
-    fn wake(&mut self, b: usize) {
-        self.slept.retain(|&(s, _)| s != b);
-        if !self.woken.contains(&b) {
-            self.woken.push(b);
-        }
-    }
-}
-
-/// Jumps that bring a body's velocity and angular momentum to zero.
-fn at_rest(vars: BodyVars) -> impl Iterator<Item = (VarId, f64)> {
-    let moving = vars.velocity().into_iter().chain(vars.momentum());
-    moving.map(|v| (v, 0.0))
 }
 
 /// Whether bodies `i` and `j` can collide at all: both have shapes, one moves, and they are not
