@@ -65,7 +65,7 @@ impl Detector {
             let group: Vec<Contact> = found[k..end].iter().copied().chain(touching).collect();
             k = end;
             let mut passes = self.passes(&group, time, instant, context);
-            self.resolve(&group, &mut passes, time, context);
+            self.resolve(&mut passes, time, context);
             let records: Vec<Collision> = passes.records.into_iter().flatten().collect();
             if records.is_empty() {
                 continue;
@@ -154,13 +154,7 @@ impl Detector {
     /// support and a sleeper takes ever smaller pushes from each in turn): the sleepers shoved
     /// in it wake and take their share; if that does not resolve it either, the bodies still
     /// pushed move on together (see `jam`).
-    fn resolve(
-        &mut self,
-        group: &[Contact],
-        passes: &mut Passes,
-        time: f64,
-        context: &StepContext<'_>,
-    ) {
+    fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) {
         let mut pushed = Vec::new();
         for round in 0..2 {
             for _ in 0..MAX_PASSES {
@@ -181,11 +175,13 @@ impl Detector {
                 passes.change.wake(b);
             }
         }
-        let contacts: Vec<JamContact> = group
+        let contacts: Vec<JamContact> = passes
+            .pairs
             .iter()
-            .map(|(f, i, j)| JamContact {
-                bodies: (*i, *j),
-                normal: f.contact.contact.normal,
+            .zip(&passes.contacts)
+            .map(|(&bodies, contact)| JamContact {
+                bodies,
+                normal: contact.normal,
             })
             .collect();
         let still = |b: usize| {
