@@ -469,6 +469,37 @@ force body b gravity {0 -9.81 0}";
 }
 
 #[test]
+fn each_body_has_its_friction_and_a_pair_their_geometric_mean() {
+    // Three boxes set sliding side by side on one floor (friction 0.5): one without friction
+    // (the pair: 0), one with the default (0.5), one with 2 (the pair: 1).
+    let text = "simulator finish 2 step 0.01
+shape_set brick desc {box {0.4 0.2 0.2}}
+shape_set floor desc {box {10 0.2 4}}
+body ground shape floor init_pos {0 -0.1 0} fixed 1
+body ice shape brick mass 1 friction 0 init_pos {0 0.1005 -1} init_dpos {1 0 0}
+body wood shape brick mass 1 init_pos {0 0.1005 0} init_dpos {1 0 0}
+body rubber shape brick mass 1 friction 2 init_pos {0 0.1005 1} init_dpos {1 0 0}
+force body ice gravity {0 -9.81 0}
+force body wood gravity {0 -9.81 0}
+force body rubber gravity {0 -9.81 0}";
+    let solver = solve(text);
+    let ice = state(&solver, "ice", 2.0);
+    assert!((ice.velocity.x - 1.0).abs() < 1e-2, "{:?}", ice.velocity);
+    assert!((ice.position.x - 2.0).abs() < 2e-2, "{:?}", ice.position);
+    // Friction μ stops 1 m/s within 1 / (2 μ g): 0.10 m for wood, 0.05 m for rubber.
+    let (wood, rubber) = (state(&solver, "wood", 2.0), state(&solver, "rubber", 2.0));
+    for end in [&wood, &rubber] {
+        assert_eq!(end.velocity, Vector3::zeros());
+    }
+    assert!(
+        rubber.position.x > 0.0 && rubber.position.x < 0.75 * wood.position.x,
+        "rubber stopped at {}, wood at {}",
+        rubber.position.x,
+        wood.position.x
+    );
+}
+
+#[test]
 fn no_example_lets_anything_pass_through_anything() {
     let mut paths: Vec<_> = std::fs::read_dir("examples")
         .unwrap()

@@ -33,7 +33,7 @@ fn unknown_option_names_the_valid_ones() {
         "body b2 shape ball colour red",
         "colour",
         0,
-        "unknown option \"colour\" for body: expected shape, init_pos, init_rot, init_dpos, init_drot, mass, inertia, artbody, color, restitution or fixed",
+        "unknown option \"colour\" for body: expected shape, init_pos, init_rot, init_dpos, init_drot, mass, inertia, artbody, color, restitution, friction or fixed",
     );
 }
 
@@ -116,6 +116,12 @@ fn out_of_range_values() {
         "1.5",
         0,
         "restitution must be from 0 (perfectly inelastic) to 1 (elastic), got 1.5",
+    );
+    check(
+        "body b2 shape ball friction -0.2",
+        "-0.2",
+        0,
+        "friction must not be negative, got -0.2",
     );
     check(
         "body b2 shape ball init_pos {1 Inf 0}",

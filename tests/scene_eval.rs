@@ -37,6 +37,7 @@ fn body_values_defaults_and_literal_spans() {
     assert_eq!(b.init_dpos.span, None);
     assert_eq!(b.init_rot.value, Vec3::zeros());
     assert_eq!(b.restitution.value, 1.0);
+    assert_eq!(b.friction.value, 0.5);
     assert!(!b.fixed);
     assert_eq!(b.mass.as_ref().unwrap().value, 2.0);
     assert_eq!(b.color.as_ref().unwrap().value.to_hex(), "#ff0000");

@@ -553,6 +553,7 @@ fn body_aspects(a: &Body, b: &Body) -> Aspects {
         || a.inertia.as_ref().map(|m| m.value) != b.inertia.as_ref().map(|m| m.value)
         || a.artbody != b.artbody
         || a.restitution.value != b.restitution.value
+        || a.friction.value != b.friction.value
         || a.fixed != b.fixed;
     let appearance = a.color.as_ref().map(|c| c.value) != b.color.as_ref().map(|c| c.value);
     Aspects {

@@ -162,6 +162,7 @@ impl Json<'_> {
                     "artbody": b.artbody,
                     "color": b.color.as_ref().map(|c| hex(c.value)),
                     "restitution": b.restitution.value,
+                    "friction": b.friction.value,
                     "fixed": b.fixed,
                 })
             }

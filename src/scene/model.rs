@@ -128,6 +128,10 @@ pub enum Geometry {
     },
 }
 
+/// The coefficient of friction of a body that does not give one: a pair of such bodies rests
+/// with friction 0.5, about that of wood on wood.
+pub const DEFAULT_FRICTION: f64 = 0.5;
+
 /// `body NAME shape S ...`: a rigid body, an instance of a shape set.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
@@ -150,6 +154,9 @@ pub struct Body {
     pub color: Option<Param<Color>>,
     /// Coefficient of restitution in collisions (1 = elastic).
     pub restitution: Param<f64>,
+    /// Coefficient of friction in resting contact (default [`DEFAULT_FRICTION`]); a pair uses the geometric mean of its two
+    /// bodies' coefficients.
+    pub friction: Param<f64>,
     /// A fixed body never moves and is infinitely massive in collisions.
     pub fixed: bool,
     pub origin: Origin,

@@ -71,7 +71,7 @@ impl BodyStates for InitialStates<'_> {
 mod tests {
     use super::*;
     use crate::lang::span::Span;
-    use crate::scene::model::{Origin, Param};
+    use crate::scene::model::{Origin, Param, DEFAULT_FRICTION};
     use std::f64::consts::FRAC_PI_2;
 
     pub(crate) fn body(name: &str, pos: [f64; 3], rot: [f64; 3]) -> Body {
@@ -87,6 +87,7 @@ mod tests {
             artbody: None,
             color: None,
             restitution: Param::computed(1.0),
+            friction: Param::computed(DEFAULT_FRICTION),
             fixed: false,
             origin: Origin {
                 command: Span::new(0, 0),

@@ -193,6 +193,18 @@ pub(super) fn positive(arg: &Arg, what: &str) -> Result<Param<f64>, Exception> {
     Ok(param)
 }
 
+/// A number that must not be negative.
+pub(super) fn non_negative(arg: &Arg, what: &str) -> Result<Param<f64>, Exception> {
+    let param = number(arg, what)?;
+    if param.value < 0.0 {
+        return Err(Exception::error_at(
+            format!("{what} must not be negative, got {}", arg.value),
+            arg.span,
+        ));
+    }
+    Ok(param)
+}
+
 /// Three numbers `{x y z}`.
 pub(super) fn vector(arg: &Arg, what: &str) -> Result<Param<Vec3>, Exception> {
     if let Some(value) = plain_vector(arg.value.as_str()) {

@@ -7,7 +7,7 @@
 use super::args::{self, Options};
 use super::{Shared, BODY_ATTRIBUTES};
 use crate::lang::{Arg, Exception, Interp, Value};
-use crate::scene::model::{Body, Param, Vec3};
+use crate::scene::model::{Body, Param, Vec3, DEFAULT_FRICTION};
 use nalgebra::Matrix3;
 
 const OPTIONS: &[&str] = &[
@@ -21,6 +21,7 @@ const OPTIONS: &[&str] = &[
     "artbody",
     "color",
     "restitution",
+    "friction",
     "fixed",
 ];
 
@@ -67,6 +68,10 @@ pub(super) fn body(
         }
         None => Param::computed(1.0),
     };
+    let friction = match options.get("friction") {
+        Some(arg) => args::non_negative(arg, "friction")?,
+        None => Param::computed(DEFAULT_FRICTION),
+    };
     let fixed = match options.get("fixed") {
         Some(arg) => args::boolean(arg, "fixed")?,
         None => false,
@@ -89,6 +94,7 @@ pub(super) fn body(
         artbody,
         color,
         restitution,
+        friction,
         fixed,
         origin,
     });

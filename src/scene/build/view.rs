@@ -65,16 +65,7 @@ pub(super) fn lightsource(
         None => Color::WHITE,
     };
     let intensity = match options.get("intensity") {
-        Some(arg) => {
-            let i = args::number(arg, "intensity")?.value;
-            if i < 0.0 {
-                return Err(Exception::error_at(
-                    format!("intensity must not be negative, got {}", arg.value),
-                    arg.span,
-                ));
-            }
-            i
-        }
+        Some(arg) => args::non_negative(arg, "intensity")?.value,
         None => 1.0,
     };
     let trajectory = options

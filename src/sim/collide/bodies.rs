@@ -22,6 +22,8 @@ pub(crate) struct CollisionBody {
     /// The distance from the centre of mass to the farthest point of the shape.
     pub reach: f64,
     pub restitution: f64,
+    /// The coefficient of friction in resting contact.
+    pub friction: f64,
     /// Intervals over which a trajectory prescribes some of its variables.
     pub constraints: Vec<Constraint>,
     /// Moves by its own state alone ([`Model::self_contained`]), so it may sleep at rest.
@@ -144,6 +146,7 @@ pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBod
                 shape,
                 reach,
                 restitution: scene.bodies[i].restitution.value,
+                friction: scene.bodies[i].friction.value,
                 constraints: model.constraints(i).to_vec(),
                 self_contained: model.self_contained(i),
             }

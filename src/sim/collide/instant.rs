@@ -6,9 +6,7 @@
 use super::bodies::Kinematics;
 use super::jam::{self, JamContact};
 use super::narrow::Found;
-use super::response::{
-    approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side, RESTING_FRICTION,
-};
+use super::response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
 use super::{Collision, Detector, DISTANCE_TOLERANCE, RESTING_FRACTION, RESTING_RISE, WAKE_FACTOR};
 use crate::geom::distance::closest_between_shapes;
 use crate::sim::physics::BodyVars;
@@ -113,11 +111,7 @@ impl Detector {
         // An instant handled again and again is a jam that friction keeps from resolving
         // (a body dragged along a sleeper pulls back on what pushes it, pass after pass):
         // it is resolved without friction.
-        let friction = if earlier.len() >= JAM_RECORDS {
-            0.0
-        } else {
-            RESTING_FRICTION
-        };
+        let jammed = earlier.len() >= JAM_RECORDS;
         let contacts = group
             .iter()
             .map(|(f, i, j)| {
@@ -130,7 +124,11 @@ impl Detector {
                     resting_rise: RESTING_RISE * (self.bodies[*i].reach + self.bodies[*j].reach),
                     approach_tolerance: self.approach_tolerance(*i, *j),
                     settled: false,
-                    friction,
+                    friction: if jammed {
+                        0.0
+                    } else {
+                        (self.bodies[*i].friction * self.bodies[*j].friction).sqrt()
+                    },
                 }
             })
             .collect();

@@ -42,8 +42,6 @@ use super::bodies::{CollisionBody, Kinematics};
 
 use nalgebra::Vector3;
 
-/// The friction coefficient of resting contacts (collisions are frictionless).
-pub(crate) const RESTING_FRICTION: f64 = 0.5;
 /// Sweeps over a contact's corners at most.
 const CORNER_SWEEPS: usize = 50;
 
