@@ -449,29 +449,10 @@ body ball shape ball mass 5 init_pos {{-2.4505 0.1 0}} init_dpos {{4 0 0}}
 }
 
 #[test]
-fn a_box_sliding_on_the_floor_comes_to_rest() {
-    // Resting contact has friction: a box set sliding on a fixed floor stops and sleeps.
-    let text = "simulator finish 2 step 0.01
-shape_set brick desc {box {0.4 0.2 0.2}}
-shape_set floor desc {box {10 0.2 4}}
-body ground shape floor init_pos {0 -0.1 0} fixed 1
-body b shape brick mass 1 restitution 0.5 init_pos {0 0.1005 0} init_dpos {1 0 0}
-force body b gravity {0 -9.81 0}";
-    let solver = solve(text);
-    let end = state(&solver, "b", 2.0);
-    assert_eq!(end.velocity, Vector3::zeros());
-    // Friction 0.5 stops 1 m/s within about 1 / (0.5 g) s, some 0.1 m.
-    assert!(
-        end.position.x > 0.02 && end.position.x < 0.5,
-        "{:?}",
-        end.position
-    );
-}
-
-#[test]
-fn each_body_has_its_friction_and_a_pair_their_geometric_mean() {
-    // Three boxes set sliding side by side on one floor (friction 0.5): one without friction
-    // (the pair: 0), one with the default (0.5), one with 2 (the pair: 1).
+fn sliding_boxes_stop_by_their_friction_and_a_pair_has_the_geometric_mean() {
+    // Resting contact has friction: three boxes set sliding side by side on one fixed floor
+    // (friction 0.5): one without friction (the pair: 0) slides on, one with the default (0.5)
+    // and one with 2 (the pair: 1) stop and sleep.
     let text = "simulator finish 2 step 0.01
 shape_set brick desc {box {0.4 0.2 0.2}}
 shape_set floor desc {box {10 0.2 4}}
@@ -491,6 +472,11 @@ force body rubber gravity {0 -9.81 0}";
     for end in [&wood, &rubber] {
         assert_eq!(end.velocity, Vector3::zeros());
     }
+    assert!(
+        wood.position.x > 0.05 && wood.position.x < 0.2,
+        "{:?}",
+        wood.position
+    );
     assert!(
         rubber.position.x > 0.0 && rubber.position.x < 0.75 * wood.position.x,
         "rubber stopped at {}, wood at {}",
