@@ -182,11 +182,22 @@ impl Detector {
                 normal: contact.normal,
             })
             .collect();
-        let still = |b: usize| {
-            self.bodies[b].immovable(time) || passes.change.asleep(b, self.asleep(b, time, context))
-        };
+        let immovable = |b: usize| self.bodies[b].immovable(time);
         let mass = |b: usize| self.bodies[b].model.mass;
-        jam::merge(&pushed, &contacts, &mut passes.states, mass, still);
+        jam::merge(&pushed, &contacts, &mut passes.states, mass, immovable);
+        // The lumps move: a sleeper in one wakes, and so does one a lump now drives into,
+        // which held still would stop the lump as a wall would.
+        let jammed: HashSet<usize> = pushed.iter().flat_map(|&(i, j)| [i, j]).collect();
+        for (slot, &(i, j)) in passes.pairs.iter().enumerate() {
+            let (sa, sb) = (&passes.states[&i], &passes.states[&j]);
+            let driven = approach(sa, sb, &passes.contacts[slot]) < 0.0;
+            for (b, other) in [(i, j), (j, i)] {
+                let asleep = passes.change.asleep(b, self.asleep(b, time, context));
+                if asleep && (jammed.contains(&b) || (driven && jammed.contains(&other))) {
+                    passes.change.wake(b);
+                }
+            }
+        }
     }
 
     /// One pass over the contacts in turn; returns the pairs it pushed.

@@ -8,8 +8,9 @@
 //! contacts still pushed gets their common velocity (total momentum over total mass, so
 //! momentum is kept and only energy is lost, as in a perfectly plastic collision), without
 //! spin, and then gives up the part of that velocity that would drive it into an immovable body
-//! it touches (fixed, following a trajectory, or asleep). Between the lump's members nothing
-//! approaches any more; a lump driven into immovable bodies from all sides stops.
+//! it touches (fixed, or following a trajectory; the sleepers in and around a jam wake). Between
+//! the lump's members nothing approaches any more; a lump driven into immovable bodies from all
+//! sides stops.
 
 use super::bodies::Kinematics;
 use nalgebra::Vector3;
