@@ -70,6 +70,7 @@ impl SceneFile {
         // A solver, not a bare simulation: it detects and answers the collisions (a picture of
         // wall.asg used to show its bricks falling through the floor).
         let mut solver = Solver::new(self.scene.clone(), Strategy::EventDriven).map_err(located)?;
+        solver.set_progress_every(PROGRESS_EVERY);
         let (start, _) = self.time_range();
         let bar = progress_bar(((until - start) * 1000.0).max(1.0) as u64, "simulating");
         let stop = AtomicBool::new(false);
@@ -96,6 +97,10 @@ impl SceneFile {
         }
     }
 }
+
+/// Simulation progress is reported, and so the stop time checked, every this many steps: a
+/// picture needs the motion only up to its time.
+const PROGRESS_EVERY: u64 = 50;
 
 /// A progress bar of `length` steps drawn on standard error when it is a terminal.
 pub fn progress_bar(length: u64, message: &'static str) -> ProgressBar {

@@ -98,6 +98,12 @@ impl Solver {
             .map_err(|e| self.model.describe(e, Some(self.simulation.partition())))
     }
 
+    /// Reports progress (and checks for a cancel) every `steps` steps in the runs that follow,
+    /// until an update recompiles the whole scene.
+    pub fn set_progress_every(&mut self, steps: u64) {
+        self.simulation.set_progress_every(steps);
+    }
+
     pub fn run_to_end(&mut self) -> Result<(), PhysicsError> {
         self.run(&mut RunControl::default()).map(|_| ())
     }

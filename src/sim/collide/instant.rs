@@ -164,7 +164,7 @@ impl Detector {
             let shoved: Vec<usize> = pushed
                 .iter()
                 .flat_map(|&(i, j)| [i, j])
-                .filter(|&b| passes.change.asleep(b, self.asleep(b, time, context)))
+                .filter(|&b| self.sleeping(b, &passes.change, time, context))
                 .collect();
             if round == 1 || shoved.is_empty() {
                 break;
@@ -192,12 +192,24 @@ impl Detector {
             let (sa, sb) = (&passes.states[&i], &passes.states[&j]);
             let driven = approach(sa, sb, &passes.contacts[slot]) < 0.0;
             for (b, other) in [(i, j), (j, i)] {
-                let asleep = passes.change.asleep(b, self.asleep(b, time, context));
+                let asleep = self.sleeping(b, &passes.change, time, context);
                 if asleep && (jammed.contains(&b) || (driven && jammed.contains(&other))) {
                     passes.change.wake(b);
                 }
             }
         }
+    }
+
+    /// Whether body `b` is asleep at the instant `time` with the falling asleep and waking of
+    /// `change` so far.
+    fn sleeping(
+        &self,
+        b: usize,
+        change: &Wakefulness,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> bool {
+        change.asleep(b, self.asleep(b, time, context))
     }
 
     /// One pass over the contacts in turn; returns the pairs it pushed.
@@ -230,8 +242,7 @@ impl Detector {
         contact.settled = passes.hopped.contains(&i) || passes.hopped.contains(&j);
         let (sa, sb) = (passes.states[&i], passes.states[&j]);
         let region = &passes.regions[slot];
-        let still =
-            |change: &Wakefulness, b: usize| change.asleep(b, self.asleep(b, time, context));
+        let still = |change: &Wakefulness, b: usize| self.sleeping(b, change, time, context);
         let side = |b: usize, state: Kinematics, still: bool| Side {
             body: &self.bodies[b],
             state,
@@ -391,7 +402,7 @@ impl Detector {
             if change.fell_asleep(b) {
                 request.jumps.extend(at_rest(vars));
                 request.holds.extend(vars.all());
-            } else if !body.immovable(time) && !change.asleep(b, self.asleep(b, time, context)) {
+            } else if !body.immovable(time) && !self.sleeping(b, change, time, context) {
                 request.jumps.extend(
                     vars.velocity()
                         .into_iter()

@@ -115,6 +115,11 @@ impl Simulation {
         &self.options
     }
 
+    /// Reports progress (and checks for a cancel) every `steps` steps from now on.
+    pub fn set_progress_every(&mut self, steps: u64) {
+        self.options.progress_every = steps;
+    }
+
     pub fn partition(&self) -> &Partition {
         &self.partition
     }
