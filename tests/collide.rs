@@ -253,6 +253,38 @@ force body ball gravity {0 -9.81 0}";
     }
 }
 
+#[test]
+fn a_second_hit_an_instant_after_the_first_throws_nothing() {
+    // P strikes A, which touches B; all three are plastic, so they move on together at a third
+    // of P's speed. Five nanoseconds later Q strikes B head-on, driving it back into A (both
+    // are fast, so that each is found only a hair from contact, outside the other's instant).
+    // The velocity A gained from the first hit must not read as an acceleration of millions of
+    // g pressing it onto B: the resting rule would then take their meeting for a resting
+    // contact and throw them apart at kilometres per second. No hit here can add energy.
+    let text = "simulator finish 1.5 step 0.01
+shape_set ball desc {sphere 0.5}
+body p shape ball init_pos {-1001 0 0} init_dpos {1000 0 0} restitution 0
+body a shape ball init_pos {0 0 0} restitution 0
+body b shape ball init_pos {1 0 0} restitution 0
+body q shape ball init_pos {1002.0000066667 0 0} init_dpos {-1000 0 0} restitution 0
+";
+    let solver = solve(text);
+    let collisions = solver.collisions();
+    let first = collisions[0].time;
+    assert!(
+        collisions
+            .iter()
+            .any(|c| c.time > first + 1e-9 && c.time < first + 1e-8),
+        "{collisions:?}"
+    );
+    let (_, _, e0) = totals(&solver.motion(), 0.0);
+    let (_, _, e1) = totals(&solver.motion(), 1.5);
+    assert!(
+        e1 <= e0 * (1.0 + 1e-9),
+        "energy {e0} -> {e1}: {collisions:?}"
+    );
+}
+
 /// Each body's shape as geometry (`None` without a shape).
 fn shapes(solver: &Solver) -> Vec<Option<Shape>> {
     let scene = solver.scene();

@@ -79,8 +79,9 @@ const RESTING_FRACTION: f64 = 0.25;
 /// A resting hop rises at most a quarter of this fraction of the sum of the pair's reaches.
 const RESTING_RISE: f64 = 1e-3;
 /// The acceleration pressing a pair together is the slope of the velocity tracks over this
-/// fraction of the check window before the contact: short enough not to reach back across an
-/// earlier velocity jump.
+/// fraction of the check window before the contact (the smaller of two such spans back to
+/// back, so that a velocity jump an instant earlier, which can lie in one of them, is not read
+/// as an acceleration).
 const PRESSING_FRACTION: f64 = 1e-6;
 /// A body moving (at every point) slower than this many times the resting speed of a resting
 /// contact it makes with a support that does not move falls asleep there.
@@ -677,23 +678,30 @@ impl Detector {
         time: f64,
         context: &StepContext<'_>,
     ) -> f64 {
-        let before = (time - self.window * PRESSING_FRACTION).max(self.start);
-        if before >= time {
+        // Over two spans back to back, the smaller: a jump of velocity made by an impulse an
+        // instant earlier falls into one of them at most, and read as an acceleration it
+        // would press the pair with millions of g and make its resting hop a flight.
+        let span = self.window * PRESSING_FRACTION;
+        let mid = (time - span).max(self.start);
+        let before = (time - 2.0 * span).max(self.start);
+        if before >= mid {
             return 0.0;
         }
-        let acceleration = |b: usize| -> Option<Vector3<f64>> {
+        let acceleration = |b: usize, from: f64, to: f64| -> Option<Vector3<f64>> {
             let body = &self.bodies[b];
             if body.model.vars.is_none() {
                 return Some(Vector3::zeros());
             }
-            let late = body.state_before(context, time)?;
-            let early = body.state(context, before)?;
-            Some((late.velocity - early.velocity) / (time - before))
+            let late = body.state_before(context, to)?;
+            let early = body.state(context, from)?;
+            Some((late.velocity - early.velocity) / (to - from))
         };
-        match (acceleration(i), acceleration(j)) {
+        let over = |from: f64, to: f64| match (acceleration(i, from, to), acceleration(j, from, to))
+        {
             (Some(a), Some(b)) => a.dot(normal).max(0.0) + (-b.dot(normal)).max(0.0),
             _ => 0.0,
-        }
+        };
+        over(before, mid).min(over(mid, time))
     }
 
     fn warn_immovable(&mut self, i: usize, j: usize, time: f64) {
