@@ -28,9 +28,12 @@ struct Swept {
 
 /// Per body, boxes holding it over the windows it was checked over, in order of their start.
 ///
-/// Windows shifted by back-ups overlap; a record is merged into the one before it while the
-/// two span no more than one window, so a body keeps about two records per window of time
-/// however often it was checked.
+/// Each record lies within one stretch (see `stretches`): a window crossing into the next
+/// stretch is recorded as two pieces with its box, and a piece is merged into the record
+/// before it when they meet in the same stretch. So a body keeps about one record per window
+/// of time however often it was checked; a body backed up thousands of times within one
+/// window (a jam resolved again and again) would otherwise pile up a record per back-up, and
+/// every truncation and lookup would walk them all.
 ///
 /// Each body's records are shared on copy ([`KnownBoxes::copy_body`]) and copied only when
 /// changed, so that handing them to the collider of an edited scene costs nothing per record.
@@ -68,10 +71,14 @@ impl KnownBoxes {
         }
     }
 
+    /// The stretch holding time `t`.
+    fn stretch(&self, t: f64) -> usize {
+        ((t - self.start) / self.window).floor().max(0.0) as usize
+    }
+
     /// The stretches `[from, to]` reaches into.
     fn stretches_of(&self, from: f64, to: f64) -> std::ops::RangeInclusive<usize> {
-        let index = |t: f64| ((t - self.start) / self.window).floor().max(0.0) as usize;
-        index(from)..=index(to)
+        self.stretch(from)..=self.stretch(to)
     }
 
     /// Makes body `b`'s box of each stretch `[from, to]` reaches into hold `bounds` too.
@@ -104,8 +111,22 @@ impl KnownBoxes {
             _ => list.partition_point(|s| s.from < from),
         };
         list.truncate(keep);
+        let boundary = self.start + (self.stretch(from) + 1) as f64 * self.window;
+        self.add(b, from, to.min(boundary), bounds);
+        if to > boundary {
+            self.add(b, boundary, to, bounds);
+        }
+    }
+
+    /// Appends `[from, to]` (within one stretch) to body `b`'s records, merged into the last
+    /// one when that reaches it in the same stretch.
+    fn add(&mut self, b: usize, from: f64, to: f64, bounds: Aabb) {
+        let same_stretch = self.bodies[b]
+            .last()
+            .is_some_and(|last| self.stretch(last.from) == self.stretch(from));
+        let list = Arc::make_mut(&mut self.bodies[b]);
         match list.last_mut() {
-            Some(last) if last.to >= from && to - last.from <= self.window => {
+            Some(last) if same_stretch && last.to >= from && to - last.from <= self.window => {
                 last.to = last.to.max(to);
                 last.bounds = last.bounds.union(&bounds);
             }
@@ -246,15 +267,42 @@ mod tests {
     }
 
     #[test]
-    fn records_within_one_window_merge() {
+    fn records_within_one_stretch_merge() {
         let mut known = KnownBoxes::new(1, 0.0, 0.1);
         known.record(0, 0.0, 0.05, cube(0.0));
         known.record(0, 0.02, 0.07, cube(1.0));
         assert_eq!(known.bodies[0].len(), 1);
         assert_eq!(known.over(0, 0.0, 0.07), Some(cube(0.0).union(&cube(1.0))));
+        // Crossing into the next stretch: its first piece joins the record of this one.
         known.record(0, 0.07, 0.12, cube(2.0));
         assert_eq!(known.bodies[0].len(), 2);
-        assert_eq!(known.over(0, 0.08, 0.12), Some(cube(2.0)));
+        assert_eq!(known.over(0, 0.11, 0.12), Some(cube(2.0)));
+        let all = cube(0.0).union(&cube(2.0));
+        assert_eq!(known.over(0, 0.08, 0.12), Some(all));
+    }
+
+    #[test]
+    fn a_body_backed_up_again_and_again_keeps_about_one_record_per_window() {
+        // A jam resolved every millionth of a window: each back-up truncates the body just
+        // after the start of its last check, which then runs a whole window on.
+        let mut known = KnownBoxes::new(1, 0.0, 0.1);
+        let mut t = 0.0;
+        for k in 0..10_000 {
+            known.record(0, t, t + 0.1, cube(f64::from(k) * 1e-4));
+            t += 1e-5;
+            known.truncate(0, t);
+        }
+        assert!(
+            known.bodies[0].len() <= 2,
+            "{} records",
+            known.bodies[0].len()
+        );
+        let all = cube(0.0).union(&cube(0.9999));
+        assert_eq!(known.over(0, 0.0, t), Some(all));
+        // Pieces keep the box of the whole check they came from.
+        known.record(0, 0.15, 0.25, cube(7.0));
+        assert_eq!(known.over(0, 0.2, 0.25), Some(cube(7.0)));
+        assert_eq!(known.over(0, 0.15, 0.2).map(|b| b.max), Some(cube(7.0).max));
     }
 
     #[test]
