@@ -6,7 +6,7 @@ use super::bounds::{Aabb, BoundingSphere};
 use super::error::GeomError;
 use super::hull::ConvexHull;
 use super::mass::MassProperties;
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 /// A solid sphere centred on its piece's origin.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,6 +180,25 @@ impl Shape {
             max: pose.translation.vector,
         });
         boxes.fold(first, |acc, b| acc.union(&b))
+    }
+
+    /// How fast the shape's surface can move per unit of angular speed when the shape turns
+    /// about the point `about` (in the shape's frame): the distance to the farthest vertex,
+    /// but for a sphere piece only that of its centre, since a sphere turning about its own
+    /// centre does not move its surface. A rolling ball therefore approaches what it rolls on
+    /// no faster than its centre does.
+    pub fn spin_reach(&self, about: &Vector3<f64>) -> f64 {
+        self.pieces
+            .iter()
+            .map(|p| match &p.convex {
+                Convex::Sphere(_) => (p.offset.translation.vector - about).norm(),
+                Convex::Hull(h) => h
+                    .vertices()
+                    .iter()
+                    .map(|v| (p.offset * Point3::from(*v) - Point3::from(*about)).norm())
+                    .fold(0.0, f64::max),
+            })
+            .fold(0.0, f64::max)
     }
 
     /// Mass properties of the union at unit density, in the shape's frame (overlapping

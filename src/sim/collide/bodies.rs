@@ -21,6 +21,9 @@ pub(crate) struct CollisionBody {
     pub shape: Option<Shape>,
     /// The distance from the centre of mass to the farthest point of the shape.
     pub reach: f64,
+    /// How fast the shape's surface can move per unit of angular speed about the centre of
+    /// mass ([`Shape::spin_reach`]): at most `reach`, nothing for a ball.
+    pub spin_reach: f64,
     pub restitution: f64,
     /// The coefficient of friction in resting contact.
     pub friction: f64,
@@ -141,10 +144,14 @@ pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBod
                 let sphere = shape.bounding_sphere(&Isometry3::identity());
                 (sphere.center - body.center).norm() + sphere.radius
             });
+            let spin_reach = shape
+                .as_ref()
+                .map_or(0.0, |shape| shape.spin_reach(&body.center));
             CollisionBody {
                 model: body.clone(),
                 shape,
                 reach,
+                spin_reach,
                 restitution: scene.bodies[i].restitution.value,
                 friction: scene.bodies[i].friction.value,
                 constraints: model.constraints(i).to_vec(),

@@ -3,10 +3,14 @@
 //!
 //! Conservative advancement: at a time where the shapes are `d` apart, and with `s` a bound on
 //! how fast any point of one can approach the other (relative speed of the centres plus each
-//! angular speed times the shape's reach from its centre of mass), nothing can touch before
-//! `d / s` later, so the search jumps there and measures again. A small fast ball and a thin
-//! plate therefore cannot pass through each other between two looks, however large the time
-//! step. When a look finds the pair already interpenetrating (the bound was exceeded, or the
+//! angular speed times how far the shape's surface lies from its centre of mass, counting a
+//! ball's centre rather than its surface since a ball turning about its centre does not move
+//! its surface), nothing can touch before `d / s` later, so the search jumps there and
+//! measures again. A small fast ball and a thin plate therefore cannot pass through each other
+//! between two looks, however large the time step. The one exception is a graze: after a
+//! few looks, each look is at least as far from the last as a shallow sinking in takes (see
+//! `GRAZE`), so a pair sliding past each other a hair apart is not measured at every hair's
+//! width of motion. When a look finds the pair already interpenetrating (the bound was exceeded, or the
 //! interval ends inside), the contact time is found by bisection between the last time apart
 //! and that time, to within the distance tolerance or the time tolerance. A pair whose
 //! bounding spheres are too far apart to meet within the interval at that speed is passed
@@ -37,6 +41,18 @@ const CONTACT_SUBSTEPS: f64 = 64.0;
 /// again under its weight right after each hop, and bisecting back to that would find it
 /// again and again a moment later.
 const SINK_DEPTH: f64 = 100.0;
+
+/// After this many looks at a pair that is apart, each look is at least as far from the last
+/// as it takes the pair to sink this fraction of the sum of its reaches into each other at its
+/// fastest. A contact deeper than that is found sunk in at the next look and bisected back to
+/// its start; a graze the pair's own motion ends sooner may pass unseen, overlapping by at most
+/// that much. Without it, a pair turning or sliding past each other a hair apart is looked at
+/// every hair's width of motion: thousands of looks per window (47 million looks for 20,000
+/// collisions in the first 0.6 s of the wall example).
+const GRAZE: f64 = 1e-3;
+/// Looks at a pair before the graze floor applies: the first ones follow conservative
+/// advancement alone, so a contact that comes soon is found at its start without bisection.
+const PATIENCE: usize = 16;
 
 /// A pair of bodies and what the search needs to know about them.
 pub(crate) struct Pair<'a> {
@@ -91,7 +107,7 @@ impl ApproachBound {
             Vector3::zeros()
         };
         let spin = |body: &CollisionBody, x: &Kinematics, y: &Kinematics| {
-            body.reach * x.angular_velocity.norm().max(y.angular_velocity.norm())
+            body.spin_reach * x.angular_velocity.norm().max(y.angular_velocity.norm())
         };
         ApproachBound {
             relative: [b0.velocity - a0.velocity, b1.velocity - a1.velocity, chord],
@@ -174,12 +190,13 @@ pub(crate) fn first_contact(
         }
     }
 
+    let graze = GRAZE * (pair.a.reach + pair.b.reach) / pair.speed.any();
     let mut t = from;
     // The last time the pair was seen not colliding, and how deep it may be found sunk in
     // after that before the search bisects back: past the tolerance when it was apart, past
     // the sink depth when it was touching (see `SINK_DEPTH`).
     let mut clear: Option<(f64, f64)> = None;
-    for _ in 0..MAX_LOOKS {
+    for looks in 0..MAX_LOOKS {
         let found = look(t, cache)?;
         let d = found.contact.contact.distance;
         if hits(&found) {
@@ -197,8 +214,10 @@ pub(crate) fn first_contact(
             (t + (to - from) / CONTACT_SUBSTEPS).min(to)
         } else {
             clear = Some((t, pair.tolerance));
-            let advance =
-                (d - pair.tolerance / 2.0) / pair.speed.along(&found.contact.contact.normal);
+            let floor = if looks < PATIENCE { 0.0 } else { graze };
+            let advance = ((d - pair.tolerance / 2.0)
+                / pair.speed.along(&found.contact.contact.normal))
+            .max(floor);
             if advance.is_finite() {
                 (t + advance).min(to)
             } else {
