@@ -150,11 +150,16 @@ impl Detector {
     /// Passes over the contacts until none approaches (an impulse on one contact of a stack can
     /// press another). A jam the passes do not resolve (a body slid into a wedge between a
     /// support and a sleeper takes ever smaller pushes from each in turn): the sleepers shoved
-    /// in it wake and take their share; if that does not resolve it either, the bodies still
-    /// pushed move on together (see `jam`).
+    /// in it wake and take their share, round after round while the passes shove more (a
+    /// brick driven down onto the floor under a column of sleepers wakes the column one brick
+    /// per round); if that does not resolve it either, the bodies still pushed move on
+    /// together (see `jam`). Waking only the first sleepers shoved left the rest of such a
+    /// column holding the jam, and the wrecking ball of `wall.asg` was welded into a lump with
+    /// it and slowed to a crawl.
     fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) {
         let mut pushed = Vec::new();
-        for round in 0..2 {
+        // Each round wakes at least one more body, so the rounds end.
+        loop {
             for _ in 0..MAX_PASSES {
                 pushed = self.pass(passes, time, context);
                 if pushed.is_empty() {
@@ -166,7 +171,7 @@ impl Detector {
                 .flat_map(|&(i, j)| [i, j])
                 .filter(|&b| self.sleeping(b, &passes.change, time, context))
                 .collect();
-            if round == 1 || shoved.is_empty() {
+            if shoved.is_empty() {
                 break;
             }
             for b in shoved {
