@@ -282,6 +282,30 @@ mod tests {
     }
 
     #[test]
+    fn spin_moves_a_box_corner_but_not_a_ball_surface() {
+        let ball = Shape::new(vec![Piece::new(
+            Convex::sphere(1.0).unwrap(),
+            Isometry3::identity(),
+        )])
+        .unwrap();
+        assert_eq!(ball.spin_reach(&Vector3::zeros()), 0.0);
+        assert_eq!(ball.spin_reach(&Vector3::new(0.0, 3.0, 4.0)), 5.0);
+        let stick = Shape::new(vec![
+            Piece::new(cube(0.5), Isometry3::identity()),
+            Piece::new(
+                Convex::sphere(1.0).unwrap(),
+                Translation3::new(0.0, 3.0, 0.0).into(),
+            ),
+        ])
+        .unwrap();
+        // About the cube's centre: the ball's centre, 3 away, beyond the cube's corners.
+        assert!((stick.spin_reach(&Vector3::zeros()) - 3.0).abs() < 1e-12);
+        let corner = 0.75f64.sqrt();
+        let cube_only = Shape::new(vec![Piece::new(cube(0.5), Isometry3::identity())]).unwrap();
+        assert!((cube_only.spin_reach(&Vector3::zeros()) - corner).abs() < 1e-12);
+    }
+
+    #[test]
     fn empty_shapes_and_bad_radii_are_refused() {
         assert_eq!(Shape::new(vec![]).unwrap_err(), GeomError::EmptyShape);
         assert_eq!(
