@@ -188,8 +188,11 @@ impl Detector {
             })
             .collect();
         let immovable = |b: usize| self.bodies[b].immovable(time);
-        let mass = |b: usize| self.bodies[b].model.mass;
-        jam::merge(&pushed, &contacts, &mut passes.states, mass, immovable);
+        let inertia = |b: usize, state: &Kinematics| {
+            let model = &self.bodies[b].model;
+            (model.mass, model.world_inertia(&state.rotation))
+        };
+        jam::merge(&pushed, &contacts, &mut passes.states, inertia, immovable);
         // The lumps move: a sleeper in one wakes, and so does one a lump now drives into,
         // which held still would stop the lump as a wall would.
         let jammed: HashSet<usize> = pushed.iter().flat_map(|&(i, j)| [i, j]).collect();

@@ -5,15 +5,17 @@
 //! from the side) where each contact undoes a little of what the others did, pass after pass.
 //! Stopping every body still pushed ended that, but it stopped a 20 kg wrecking ball dead at
 //! 6 m/s because one of the bricks it drove was wedged. Instead, each group of bodies joined by
-//! contacts still pushed gets their common velocity (total momentum over total mass, so
-//! momentum is kept and only energy is lost, as in a perfectly plastic collision), without
-//! spin, and then gives up the part of that velocity that would drive it into an immovable body
-//! it touches (fixed, or following a trajectory; the sleepers in and around a jam wake). Between
-//! the lump's members nothing approaches any more; a lump driven into immovable bodies from all
-//! sides stops.
+//! contacts still pushed moves on as one rigid body, as in a perfectly plastic collision: a
+//! lump touching nothing immovable gets the rigid motion that keeps its momentum and its
+//! angular momentum (the one of least kinetic energy that does), so a jam struck off-centre
+//! turns as a whole; a lump touching an immovable body (fixed, or following a trajectory; the
+//! sleepers in and around a jam wake) gets its common velocity (total momentum over total
+//! mass) without spin, less the part that would drive it into such a body, since a turning
+//! lump could drive some other point of it in. Between the lump's members nothing approaches
+//! any more; a lump driven into immovable bodies from all sides stops.
 
 use super::bodies::Kinematics;
-use nalgebra::Vector3;
+use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 
 /// Projections onto the immovable contacts' half-spaces at most; a lump whose velocity still
@@ -29,20 +31,26 @@ pub(crate) struct JamContact {
 
 /// Moves the bodies of the `pushed` pairs in `states` on as plastic lumps (see the module
 /// documentation), with `contacts` the instant's contacts (for the immovable bodies the lumps
-/// touch), `mass` each body's mass and `immovable` whether a body cannot move at the instant.
+/// touch), `inertia` each body's mass and world inertia tensor in a state, and `immovable`
+/// whether a body cannot move at the instant.
 pub(crate) fn merge(
     pushed: &[(usize, usize)],
     contacts: &[JamContact],
     states: &mut HashMap<usize, Kinematics>,
-    mass: impl Fn(usize) -> f64,
+    inertia: impl Fn(usize, &Kinematics) -> (f64, Matrix3<f64>),
     immovable: impl Fn(usize) -> bool,
 ) {
     for lump in lumps(pushed, &immovable) {
-        let total: f64 = lump.iter().map(|&b| mass(b)).sum();
-        let momentum: Vector3<f64> = lump
+        let members: Vec<(usize, Kinematics, f64, Matrix3<f64>)> = lump
             .iter()
-            .filter_map(|&b| Some(states.get(&b)?.velocity * mass(b)))
-            .sum();
+            .filter_map(|&b| {
+                let state = *states.get(&b)?;
+                let (mass, tensor) = inertia(b, &state);
+                Some((b, state, mass, tensor))
+            })
+            .collect();
+        let total: f64 = members.iter().map(|m| m.2).sum();
+        let momentum: Vector3<f64> = members.iter().map(|m| m.1.velocity * m.2).sum();
         // The directions in which the lump may not move: into an immovable body it touches.
         let away: Vec<Vector3<f64>> = contacts
             .iter()
@@ -56,14 +64,44 @@ pub(crate) fn merge(
             })
             .collect();
         let velocity = allowed(momentum / total, &away);
-        for b in lump {
-            if let Some(state) = states.get_mut(&b) {
-                state.velocity = velocity;
-                state.momentum = Vector3::zeros();
-                state.angular_velocity = Vector3::zeros();
-            }
+        let centre: Vector3<f64> = members
+            .iter()
+            .map(|m| m.1.position * m.2)
+            .sum::<Vector3<f64>>()
+            / total;
+        let spin = if away.is_empty() {
+            lump_spin(&members, &centre, &velocity)
+        } else {
+            Vector3::zeros()
+        };
+        for (b, before, _, tensor) in members {
+            let state = states.get_mut(&b).expect("a member's state");
+            state.velocity = velocity + spin.cross(&(before.position - centre));
+            state.angular_velocity = spin;
+            state.momentum = tensor * spin;
         }
     }
+}
+
+/// The angular velocity of the rigid motion of `members` (body, state, mass, world inertia)
+/// about their centre of mass `centre`, moving at `velocity`, that keeps their angular
+/// momentum about it; none when their inertia about it is singular.
+fn lump_spin(
+    members: &[(usize, Kinematics, f64, Matrix3<f64>)],
+    centre: &Vector3<f64>,
+    velocity: &Vector3<f64>,
+) -> Vector3<f64> {
+    let mut angular = Vector3::zeros();
+    let mut tensor = Matrix3::zeros();
+    for (_, state, mass, own) in members {
+        let arm = state.position - centre;
+        angular += arm.cross(&((state.velocity - velocity) * *mass)) + state.momentum;
+        // The parallel-axis theorem: the member's own inertia moved to the lump's centre.
+        tensor += own + (Matrix3::identity() * arm.norm_squared() - arm * arm.transpose()) * *mass;
+    }
+    tensor
+        .try_inverse()
+        .map_or_else(Vector3::zeros, |inverse| inverse * angular)
 }
 
 /// The movable bodies of `pushed`, grouped by the pairs that join them (in the order they
@@ -133,6 +171,53 @@ mod tests {
         }
     }
 
+    /// Mass properties with `mass` and the unit inertia tensor.
+    fn unit(mass: impl Fn(usize) -> f64) -> impl Fn(usize, &Kinematics) -> (f64, Matrix3<f64>) {
+        move |b, _| (mass(b), Matrix3::identity())
+    }
+
+    #[test]
+    fn a_lump_struck_off_centre_turns_keeping_momentum_and_angular_momentum() {
+        // Body 1 at y = 1 moving along x jammed with body 2 at y = -1 at rest, nothing
+        // immovable near: the lump turns about z as it moves on.
+        let at = |y: f64, velocity: Vector3<f64>| Kinematics {
+            position: Vector3::new(0.0, y, 0.0),
+            momentum: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+            ..moving(velocity)
+        };
+        let before = HashMap::from([
+            (1, at(1.0, 2.0 * Vector3::x())),
+            (2, at(-1.0, Vector3::zeros())),
+        ]);
+        let mut states = before.clone();
+        merge(&[(1, 2)], &[], &mut states, unit(|_| 1.0), |_| false);
+        let totals = |states: &HashMap<usize, Kinematics>| {
+            let p: Vector3<f64> = states.values().map(|s| s.velocity).sum();
+            let l: Vector3<f64> = states
+                .values()
+                .map(|s| s.position.cross(&s.velocity) + s.momentum)
+                .sum();
+            let e: f64 = states
+                .values()
+                .map(|s| 0.5 * (s.velocity.norm_squared() + s.angular_velocity.dot(&s.momentum)))
+                .sum();
+            (p, l, e)
+        };
+        let ((p0, l0, e0), (p1, l1, e1)) = (totals(&before), totals(&states));
+        assert!(
+            (p1 - p0).norm() < 1e-12 && (l1 - l0).norm() < 1e-12,
+            "{p1:?} {l1:?}"
+        );
+        assert!(e1 < e0, "energy {e0} -> {e1}");
+        let (a, b) = (&states[&1], &states[&2]);
+        assert_eq!(a.angular_velocity, b.angular_velocity);
+        assert!((a.angular_velocity - Vector3::new(0.0, 0.0, -0.5)).norm() < 1e-12);
+        // Rigid: the members' velocities differ by the spin's sweep of the arm between them.
+        let sweep = a.angular_velocity.cross(&(a.position - b.position));
+        assert!((a.velocity - b.velocity - sweep).norm() < 1e-12);
+    }
+
     #[test]
     fn a_heavy_body_and_the_light_one_it_pushes_move_on_together() {
         // A ball of 20 at 7 along -z jammed with a brick of 1 at rest, on a fixed floor (body 0)
@@ -152,7 +237,7 @@ mod tests {
             },
         ];
         let mass = |b: usize| if b == 1 { 20.0 } else { 1.0 };
-        merge(&[(1, 2)], &contacts, &mut states, mass, |b| b == 0);
+        merge(&[(1, 2)], &contacts, &mut states, unit(mass), |b| b == 0);
         for b in [1, 2] {
             let v = states[&b].velocity;
             assert!((v.z + 140.0 / 21.0).abs() < 1e-12, "{v:?}");
@@ -179,7 +264,7 @@ mod tests {
             &[(0, 1), (1, 3)],
             &contacts,
             &mut states,
-            |_| 1.0,
+            unit(|_| 1.0),
             |b| b != 1,
         );
         assert_eq!(states[&1].velocity, Vector3::zeros());
@@ -193,7 +278,9 @@ mod tests {
             (3, moving(-Vector3::x())),
             (4, moving(Vector3::zeros())),
         ]);
-        merge(&[(1, 2), (3, 4)], &[], &mut states, |_| 1.0, |_| false);
+        merge(&[(1, 2), (3, 4)], &[], &mut states, unit(|_| 1.0), |_| {
+            false
+        });
         assert_eq!(states[&2].velocity, Vector3::x() / 2.0);
         assert_eq!(states[&4].velocity, -Vector3::x() / 2.0);
     }
