@@ -29,6 +29,15 @@ pub(crate) struct JamContact {
     pub normal: Vector3<f64>,
 }
 
+/// One body of a lump as the jam found it.
+struct Member {
+    body: usize,
+    state: Kinematics,
+    mass: f64,
+    /// World axes, about the body's centre of mass.
+    inertia: Matrix3<f64>,
+}
+
 /// Moves the bodies of the `pushed` pairs in `states` on as plastic lumps (see the module
 /// documentation), with `contacts` the instant's contacts (for the immovable bodies the lumps
 /// touch), `inertia` each body's mass and world inertia tensor in a state, and `immovable`
@@ -41,16 +50,26 @@ pub(crate) fn merge(
     immovable: impl Fn(usize) -> bool,
 ) {
     for lump in lumps(pushed, &immovable) {
-        let members: Vec<(usize, Kinematics, f64, Matrix3<f64>)> = lump
+        let members: Vec<Member> = lump
             .iter()
-            .filter_map(|&b| {
-                let state = *states.get(&b)?;
-                let (mass, tensor) = inertia(b, &state);
-                Some((b, state, mass, tensor))
+            .filter_map(|&body| {
+                let state = *states.get(&body)?;
+                let (mass, inertia) = inertia(body, &state);
+                Some(Member {
+                    body,
+                    state,
+                    mass,
+                    inertia,
+                })
             })
             .collect();
-        let total: f64 = members.iter().map(|m| m.2).sum();
-        let momentum: Vector3<f64> = members.iter().map(|m| m.1.velocity * m.2).sum();
+        let total: f64 = members.iter().map(|m| m.mass).sum();
+        let momentum: Vector3<f64> = members.iter().map(|m| m.state.velocity * m.mass).sum();
+        let centre: Vector3<f64> = members
+            .iter()
+            .map(|m| m.state.position * m.mass)
+            .sum::<Vector3<f64>>()
+            / total;
         // The directions in which the lump may not move: into an immovable body it touches.
         let away: Vec<Vector3<f64>> = contacts
             .iter()
@@ -64,42 +83,35 @@ pub(crate) fn merge(
             })
             .collect();
         let velocity = allowed(momentum / total, &away);
-        let centre: Vector3<f64> = members
-            .iter()
-            .map(|m| m.1.position * m.2)
-            .sum::<Vector3<f64>>()
-            / total;
         let spin = if away.is_empty() {
             lump_spin(&members, &centre, &velocity)
         } else {
             Vector3::zeros()
         };
-        for (b, before, _, tensor) in members {
-            let state = states.get_mut(&b).expect("a member's state");
-            state.velocity = velocity + spin.cross(&(before.position - centre));
+        for m in members {
+            let state = states.get_mut(&m.body).expect("a member's state");
+            state.velocity = velocity + spin.cross(&(m.state.position - centre));
             state.angular_velocity = spin;
-            state.momentum = tensor * spin;
+            state.momentum = m.inertia * spin;
         }
     }
 }
 
-/// The angular velocity of the rigid motion of `members` (body, state, mass, world inertia)
-/// about their centre of mass `centre`, moving at `velocity`, that keeps their angular
-/// momentum about it; none when their inertia about it is singular.
-fn lump_spin(
-    members: &[(usize, Kinematics, f64, Matrix3<f64>)],
-    centre: &Vector3<f64>,
-    velocity: &Vector3<f64>,
-) -> Vector3<f64> {
+/// The angular velocity of the rigid motion of `members` about their centre of mass `centre`,
+/// moving at their common `velocity`, that keeps their angular momentum about it (taken from
+/// their velocities relative to the lump's, which are smaller); none when their inertia about
+/// it is singular.
+fn lump_spin(members: &[Member], centre: &Vector3<f64>, velocity: &Vector3<f64>) -> Vector3<f64> {
     let mut angular = Vector3::zeros();
-    let mut tensor = Matrix3::zeros();
-    for (_, state, mass, own) in members {
-        let arm = state.position - centre;
-        angular += arm.cross(&((state.velocity - velocity) * *mass)) + state.momentum;
+    let mut inertia = Matrix3::zeros();
+    for m in members {
+        let arm = m.state.position - centre;
+        angular += arm.cross(&((m.state.velocity - velocity) * m.mass)) + m.state.momentum;
         // The parallel-axis theorem: the member's own inertia moved to the lump's centre.
-        tensor += own + (Matrix3::identity() * arm.norm_squared() - arm * arm.transpose()) * *mass;
+        inertia +=
+            m.inertia + (Matrix3::identity() * arm.norm_squared() - arm * arm.transpose()) * m.mass;
     }
-    tensor
+    inertia
         .try_inverse()
         .map_or_else(Vector3::zeros, |inverse| inverse * angular)
 }

@@ -7,14 +7,14 @@
 //! ball's centre rather than its surface since a ball turning about its centre does not move
 //! its surface), nothing can touch before `d / s` later, so the search jumps there and
 //! measures again. A small fast ball and a thin plate therefore cannot pass through each other
-//! between two looks, however large the time step. The one exception is a graze: after a
-//! few looks, each look is at least as far from the last as a shallow sinking in takes (see
+//! between two looks, however large the time step. The one exception is a graze: after a few
+//! looks, each look is at least as far from the last as a shallow sinking in takes (see
 //! `GRAZE`), so a pair sliding past each other a hair apart is not measured at every hair's
-//! width of motion. When a look finds the pair already interpenetrating (the bound was exceeded, or the
-//! interval ends inside), the contact time is found by bisection between the last time apart
-//! and that time, to within the distance tolerance or the time tolerance. A pair whose
-//! bounding spheres are too far apart to meet within the interval at that speed is passed
-//! over without measuring the shapes.
+//! width of motion. When a look finds the pair already interpenetrating (the bound was
+//! exceeded, or the interval ends inside), the contact time is found by bisection between the
+//! last time apart and that time, to within the distance tolerance or the time tolerance. A
+//! pair whose bounding spheres are too far apart to meet within the interval at that speed is
+//! passed over without measuring the shapes.
 
 use super::bodies::{CollisionBody, Kinematics};
 use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
