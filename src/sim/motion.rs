@@ -7,7 +7,7 @@
 
 use super::graph::{ComponentId, Partition};
 use super::system::VarId;
-use super::track::{Cursor, Side, Track};
+use super::track::{Cursor, Piece, Side, Track};
 use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// Shared ownership of one component's track: an incremental update that keeps a component
@@ -66,6 +66,12 @@ impl Tracks {
     ) -> Option<f64> {
         let (c, local) = self.location(var)?;
         self.read(c).value(local, time, side, cursor)
+    }
+
+    /// The piece of `var`'s track that holds `time` (see [`Track::piece_at`]).
+    pub(crate) fn piece(&self, var: VarId, time: f64, cursor: &mut Cursor) -> Option<Piece> {
+        let (c, local) = self.location(var)?;
+        self.read(c).piece_at(local, time, cursor)
     }
 }
 

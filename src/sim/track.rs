@@ -137,11 +137,43 @@ impl Track {
         let w = self.width;
         match segment {
             Segment::At(k) => self.values[k * w + var],
-            Segment::Between(k, fraction) => {
-                let (x0, x1) = (self.values[k * w + var], self.values[(k + 1) * w + var]);
-                x0 + (x1 - x0) * fraction
-            }
+            Segment::Between(k, fraction) => interpolate(
+                self.values[k * w + var],
+                self.values[(k + 1) * w + var],
+                fraction,
+            ),
         }
+    }
+
+    /// Variable `var`'s piece from the last point but one to the last, if they are at
+    /// different times (right after a step it is the step); `var` must be below the width.
+    pub(crate) fn last_piece(&self, var: usize) -> Option<Piece> {
+        self.piece(var, self.times.len().checked_sub(2)?)
+    }
+
+    /// Variable `var`'s piece that holds `time` and reads there what [`Track::value`] reads
+    /// after any jump, if there is one (not at the first point, nor at a jump); `var` must be
+    /// below the width. `cursor` as for [`Track::value`].
+    pub(crate) fn piece_at(&self, var: usize, time: f64, cursor: &mut Cursor) -> Option<Piece> {
+        match self.locate(time, Side::After, cursor)? {
+            Segment::Between(k, _) => self.piece(var, k),
+            Segment::At(k) => self.piece(var, k.checked_sub(1)?),
+        }
+    }
+
+    /// Variable `var`'s piece from point `k` to the next, if they are at different times.
+    fn piece(&self, var: usize, k: usize) -> Option<Piece> {
+        let times = &self.times;
+        if k + 1 >= times.len() || times[k] >= times[k + 1] {
+            return None;
+        }
+        let w = self.width;
+        Some(Piece {
+            from: times[k],
+            to: times[k + 1],
+            start: self.values[k * w + var],
+            end: self.values[(k + 1) * w + var],
+        })
     }
 
     /// Keeps the motion up to `time` only: drops every point after it (and the values after a
@@ -236,8 +268,54 @@ impl Track {
             }
             return Some(Segment::At(k));
         }
-        let fraction = (time - times[k]) / (times[k + 1] - times[k]);
-        Some(Segment::Between(k, fraction))
+        Some(Segment::Between(k, fraction(time, times[k], times[k + 1])))
+    }
+}
+
+/// How far `time` is from `t0` to `t1`, as a fraction of the way.
+fn fraction(time: f64, t0: f64, t1: f64) -> f64 {
+    (time - t0) / (t1 - t0)
+}
+
+/// The value `fraction` of the way from `x0` to `x1`.
+fn interpolate(x0: f64, x1: f64, fraction: f64) -> f64 {
+    x0 + (x1 - x0) * fraction
+}
+
+/// One variable's track between two consecutive points at different times, copied out of the
+/// track: it reads back exactly what the track reads inside it, without touching the track.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Piece {
+    pub from: f64,
+    pub to: f64,
+    /// The value at `from` (after any jump there).
+    pub start: f64,
+    /// The value at `to`.
+    pub end: f64,
+}
+
+impl Piece {
+    /// A piece that holds no time.
+    pub const NOWHERE: Piece = Piece {
+        from: f64::NAN,
+        to: f64::NAN,
+        start: f64::NAN,
+        end: f64::NAN,
+    };
+
+    /// Whether the piece gives the value at `time`: after its start, up to its end.
+    pub fn holds(&self, time: f64) -> bool {
+        self.from < time && time <= self.to
+    }
+
+    /// The value at `time`, which the piece must hold: what [`Track::value`] gives there
+    /// after any jump, to the bit, as long as the track is not cut at or before `to`.
+    pub fn value(&self, time: f64) -> f64 {
+        if time == self.to {
+            self.end
+        } else {
+            interpolate(self.start, self.end, fraction(time, self.from, self.to))
+        }
     }
 }
 
@@ -342,6 +420,32 @@ mod tests {
                 for side in [Side::Before, Side::After] {
                     let fresh = track.value(0, t, side, &mut Cursor::default());
                     prop_assert_eq!(track.value(0, t, side, &mut cursor), fresh);
+                }
+            }
+        }
+
+        #[test]
+        fn the_last_piece_reads_what_the_track_reads(track in tracks(), probes in proptest::collection::vec(0.0f64..=1.0, 1..20)) {
+            let Some(piece) = track.last_piece(0) else {
+                return Ok(());
+            };
+            let times = probes.iter().map(|p| piece.from + p * (piece.to - piece.from));
+            for t in times.chain([piece.to]).filter(|&t| piece.holds(t)) {
+                let read = track.value(0, t, Side::After, &mut Cursor::default()).unwrap();
+                prop_assert_eq!(piece.value(t).to_bits(), read.to_bits());
+            }
+            prop_assert!(!piece.holds(piece.from) && !Piece::NOWHERE.holds(piece.to));
+        }
+
+        #[test]
+        fn a_piece_found_at_a_time_reads_what_the_track_reads(track in tracks(), probes in proptest::collection::vec(0.0f64..=1.0, 1..20)) {
+            let end = track.end_time();
+            let times = probes.iter().map(|p| p * end).chain(track.times().to_vec());
+            for t in times {
+                let read = track.value(0, t, Side::After, &mut Cursor::default()).unwrap();
+                if let Some(piece) = track.piece_at(0, t, &mut Cursor::default()) {
+                    prop_assert!(piece.holds(t));
+                    prop_assert_eq!(piece.value(t).to_bits(), read.to_bits());
                 }
             }
         }

@@ -93,14 +93,19 @@ impl CollisionBody {
         if !context.values(&ids, t, before, cursors, &mut v) {
             return None;
         }
-        let (state, momentum) = model.state_of(&v);
-        Some(Kinematics {
+        Some(self.kinematics(&v))
+    }
+
+    /// The state whose state variables have the values `v`.
+    pub fn kinematics(&self, v: &[f64; BODY_VARIABLES]) -> Kinematics {
+        let (state, momentum) = self.model.state_of(v);
+        Kinematics {
             position: state.position,
             rotation: state.rotation,
             velocity: state.velocity,
             momentum,
             angular_velocity: state.angular_velocity,
-        })
+        }
     }
 
     /// The world inverse inertia `R I⁻¹ Rᵀ` at `rotation`.

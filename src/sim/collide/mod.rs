@@ -40,6 +40,7 @@ mod jam;
 mod known;
 mod min_tree;
 mod narrow;
+mod recent;
 mod response;
 mod scratch;
 
@@ -58,6 +59,7 @@ use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, ApproachBound, Found, Pair};
+use recent::RecentPieces;
 use response::{resting_speed, ContactPoint};
 use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
@@ -233,6 +235,8 @@ struct Detector {
     cursors: Vec<[Cursor; BODY_VARIABLES]>,
     /// The states at both ends of the window being checked, of the bodies read so far.
     ends: PerBody<Ends>,
+    /// Per body state variable, its piece of track at the end of the window to check next.
+    recent: RecentPieces,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
@@ -252,6 +256,7 @@ impl Detector {
                 body_of_var.extend(std::iter::repeat_n(b as u32, BODY_VARIABLES));
             }
         }
+        let variables = body_of_var.len();
         let simulator = model.simulator();
         let (start, end) = (simulator.start, simulator.finish);
         let mut reach = MinTree::new(bodies.len(), f64::INFINITY);
@@ -279,6 +284,7 @@ impl Detector {
             known: KnownBoxes::new(bodies.len(), start, simulator.step),
             cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
             ends: PerBody::new(bodies.len()),
+            recent: RecentPieces::new(variables),
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
@@ -319,6 +325,12 @@ impl Detector {
 
     fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
         let partition = context.partition();
+        let next = (self.checked.min() + self.window).min(self.end);
+        self.recent.offer(
+            partition.members(step.component),
+            &context.track(step.component),
+            next,
+        );
         let mut last = None;
         for var in partition.members(step.component) {
             let Some(&b) = self.body_of_var.get(var.index()) else {
@@ -362,10 +374,29 @@ impl Detector {
 
     /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed.
     fn ends(&mut self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
-        let body = &self.bodies[b];
-        body.shape.as_ref()?;
+        self.bodies[b].shape.as_ref()?;
         let start = self.state_at(b, t0, context)?;
-        Some((start, body.state_from(context, t1, &mut self.cursors[b])?))
+        let end = match self.recent_state(b, t1, context) {
+            Some(end) => end,
+            None => self.bodies[b].state_from(context, t1, &mut self.cursors[b])?,
+        };
+        Some((start, end))
+    }
+
+    /// Body `b`'s state at `t` read through the pieces of track kept in `recent`; `None` if
+    /// not computed, or at a jump.
+    fn recent_state(&mut self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
+        let body = &self.bodies[b];
+        let vars = body.model.vars?;
+        let cursors = &mut self.cursors[b];
+        let mut v = [0.0; BODY_VARIABLES];
+        for (k, value) in v.iter_mut().enumerate() {
+            let var = vars.at(k);
+            *value = self
+                .recent
+                .value(var, t, || context.piece(var, t, &mut cursors[k]))?;
+        }
+        Some(body.kinematics(&v))
     }
 
     /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
@@ -721,6 +752,7 @@ impl Detector {
         time: f64,
         also: &mut Vec<(ComponentId, f64)>,
     ) {
+        self.recent.forget(partition.members(component), time);
         for b in self.bodies_of(partition.members(component)) {
             if self.tracked(b) {
                 self.known.truncate(b, time);

@@ -18,7 +18,8 @@ use super::hold::Holds;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
 use crate::sim::system::VarId;
-use crate::sim::track::{Cursor, Side};
+use crate::sim::track::{Cursor, Piece, Side, Track};
+use std::sync::RwLockReadGuard;
 
 /// One accepted step: `component` advanced from `from` to `to`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +93,16 @@ impl StepContext<'_> {
     /// The last computed time of component `c`.
     pub fn reached(&self, c: ComponentId) -> f64 {
         self.reached[c.index()]
+    }
+
+    /// Component `c`'s track, locked for reading while the guard lives.
+    pub(crate) fn track(&self, c: ComponentId) -> RwLockReadGuard<'_, Track> {
+        self.tracks.read(c)
+    }
+
+    /// The piece of `var`'s track that holds `time` (see [`Track::piece_at`]), if computed.
+    pub(crate) fn piece(&self, var: VarId, time: f64, cursor: &mut Cursor) -> Option<Piece> {
+        self.tracks.piece(var, time, cursor)
     }
 
     /// The value of `var` at `time` (after any jump there), if computed.
