@@ -39,7 +39,7 @@ impl RecentPieces {
                 continue;
             }
             if let Some(piece) = track.last_piece(column) {
-                if piece.holds(next) || !(kept.to >= next) {
+                if piece.holds(next) || kept.to.is_nan() || kept.to < next {
                     *kept = piece;
                 }
             }
