@@ -364,23 +364,24 @@ impl Detector {
         }
     }
 
-    /// The state of body `b` at `t`, from the cache when `t` is its checked time.
-    fn state_at(&self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
-        match self.at_checked[b] {
-            Some((time, state)) if time == t => Some(state),
-            _ => self.bodies[b].state(context, t),
-        }
-    }
-
-    /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed.
+    /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed. The state
+    /// at `t0` is the one kept from its last check when that ended there.
     fn ends(&mut self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
         self.bodies[b].shape.as_ref()?;
-        let start = self.state_at(b, t0, context)?;
-        let end = match self.recent_state(b, t1, context) {
-            Some(end) => end,
-            None => self.bodies[b].state_from(context, t1, &mut self.cursors[b])?,
+        let start = match self.at_checked[b] {
+            Some((time, state)) if time == t0 => state,
+            _ => self.state_at(b, t0, context)?,
         };
-        Some((start, end))
+        Some((start, self.state_at(b, t1, context)?))
+    }
+
+    /// Body `b`'s state at `t` (after any jump there), if computed: through the pieces of
+    /// track kept in `recent`, or from the tracks where no piece holds it (at a jump).
+    fn state_at(&mut self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
+        match self.recent_state(b, t, context) {
+            Some(state) => Some(state),
+            None => self.bodies[b].state_from(context, t, &mut self.cursors[b]),
+        }
     }
 
     /// Body `b`'s state at `t` read through the pieces of track kept in `recent`; `None` if
