@@ -29,8 +29,13 @@ impl RecentPieces {
 
     /// A component whose variables are `members` (in track column order) has just stepped
     /// to the end of `track`. Each member takes the step's piece if it holds `next`, the end
-    /// of the next window to check, or if the kept piece ends before `next`.
+    /// of the next window to check, or if the kept piece ends before `next`. A step ending
+    /// before `next` is of no use to any window: a component integrating everything as one
+    /// takes many such steps, each over every variable.
     pub fn offer(&mut self, members: &[VarId], track: &Track, next: f64) {
+        if track.end_time() < next {
+            return;
+        }
         for (column, var) in members.iter().enumerate() {
             let Some(kept) = self.pieces.get_mut(var.index()) else {
                 continue;
