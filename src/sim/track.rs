@@ -16,10 +16,20 @@ pub enum Side {
     After,
 }
 
-/// A remembered position in a track, making lookups at nearby or increasing times O(1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A remembered position in a track, making lookups near the last one cheap: their cost
+/// grows with the logarithm of the points between them, not of the track.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cursor {
     segment: usize,
+}
+
+/// The segment of a cursor that has not been used yet.
+const UNSET: usize = usize::MAX;
+
+impl Default for Cursor {
+    fn default() -> Cursor {
+        Cursor { segment: UNSET }
+    }
 }
 
 /// Room reserved for this many points up front: every track grows, and the first few
@@ -240,24 +250,27 @@ impl Track {
     /// several variables read there with [`Track::value_in`].
     pub(crate) fn locate(&self, time: f64, side: Side, cursor: &mut Cursor) -> Option<Segment> {
         let times = &self.times;
-        if !(time >= times[0] && time <= self.end_time()) {
+        if time.is_nan() {
             return None;
         }
-        // The last point at or before `time`, found from the cursor when it is close.
-        let mut k = cursor.segment.min(times.len() - 1);
-        if times[k] > time {
-            // Behind the cursor: the answer is before it.
-            k = times[..k].partition_point(|&t| t <= time) - 1;
-        } else {
-            let mut steps = 0;
-            while k + 1 < times.len() && times[k + 1] <= time {
-                k += 1;
-                steps += 1;
-                if steps == 8 {
-                    k += times[k..].partition_point(|&t| t <= time) - 1;
-                    break;
+        // The last point at or before `time`: searched out from the cursor in strides that
+        // double (reads mostly move a little from the last one, forward or back, and the track
+        // either side can be thousands of points long), or over the whole track without one.
+        // Only points near the answer are touched: a track read long after it was written is
+        // out of cache, and each point further away is another miss.
+        let mut k = match cursor.segment {
+            UNSET => times.partition_point(|&t| t <= time).checked_sub(1)?,
+            k => {
+                let from = k.min(times.len() - 1);
+                if times[from] > time {
+                    gallop_back(times, from, time)?
+                } else {
+                    gallop_forward(times, from, time)
                 }
             }
+        };
+        if k + 1 == times.len() && times[k] < time {
+            return None;
         }
         cursor.segment = k;
         if times[k] == time {
@@ -270,6 +283,34 @@ impl Track {
         }
         Some(Segment::Between(k, fraction(time, times[k], times[k + 1])))
     }
+}
+
+/// The index of the last of `times` at or before `time`, which lies before `times[from]`;
+/// `None` if all of them lie after it.
+fn gallop_back(times: &[f64], from: usize, time: f64) -> Option<usize> {
+    let (mut above, mut step) = (from, 1);
+    while step <= above && times[above - step] > time {
+        above -= step;
+        step *= 2;
+    }
+    let below = above.saturating_sub(step);
+    (below + times[below..above].partition_point(|&t| t <= time)).checked_sub(1)
+}
+
+/// The index of the last of `times` at or before `time`, which lies at or after
+/// `times[from]`.
+fn gallop_forward(times: &[f64], from: usize, time: f64) -> usize {
+    let (mut below, mut step) = (from, 1);
+    while below + step < times.len() && times[below + step] <= time {
+        below += step;
+        step *= 2;
+    }
+    if step == 1 {
+        // Still in the cursor's segment, the usual case.
+        return below;
+    }
+    let above = (below + step).min(times.len());
+    below + times[below..above].partition_point(|&t| t <= time) - 1
 }
 
 /// How far `time` is from `t0` to `t1`, as a fraction of the way.

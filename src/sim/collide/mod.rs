@@ -435,7 +435,9 @@ impl Detector {
                 continue;
             }
             let cache = self.caches.entry((i, j)).or_default();
-            if let Some(f) = first_contact(&pair, context, from, t1, cache) {
+            let (before_j, from_j) = self.cursors.split_at_mut(j);
+            let cursors = [&mut before_j[i], &mut from_j[0]];
+            if let Some(f) = first_contact(&pair, context, (from, t1), cursors, cache) {
                 found.push((f, i, j));
             }
         }

@@ -133,16 +133,17 @@ impl ApproachBound {
 }
 
 /// The first time in `[from, to]` at which the pair touches while approaching, if any.
+/// `cursors` are where in the tracks each body's state was last read: the looks mostly go
+/// forward in time, and each body's reads start where its last one was.
 pub(crate) fn first_contact(
     pair: &Pair<'_>,
     context: &StepContext<'_>,
-    from: f64,
-    to: f64,
+    (from, to): (f64, f64),
+    cursors: [&mut [Cursor; BODY_VARIABLES]; 2],
     cache: &mut ShapePairCache,
 ) -> Option<Found> {
     let known = |t: f64| pair.known.iter().find(|known| known.0 == t);
-    // The looks mostly go forward in time: each body's reads start where its last one was.
-    let cursors = RefCell::new([[Cursor::default(); BODY_VARIABLES]; 2]);
+    let cursors = RefCell::new(cursors);
     let look = |t: f64, cache: &mut ShapePairCache| -> Option<Found> {
         let (a, b) = match known(t) {
             Some(&(_, a, b)) => (a, b),
