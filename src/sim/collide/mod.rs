@@ -40,7 +40,7 @@ mod jam;
 mod known;
 mod min_tree;
 mod narrow;
-mod recent;
+mod readers;
 mod response;
 mod scratch;
 
@@ -51,7 +51,6 @@ use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::physics::{Model, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
-use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
 use instant::Rest;
@@ -59,7 +58,7 @@ use known::KnownBoxes;
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, ApproachBound, Found, Pair};
-use recent::RecentPieces;
+use readers::Readers;
 use response::{resting_speed, ContactPoint};
 use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
@@ -231,12 +230,10 @@ struct Detector {
     at_checked: Vec<Option<(f64, Kinematics)>>,
     /// Per body, the boxes it swept over the windows it was checked over.
     known: KnownBoxes,
-    /// Per body, where in the tracks its state was last read for a check.
-    cursors: Vec<[Cursor; BODY_VARIABLES]>,
+    /// Per body, where its state was last read (see `readers`).
+    readers: Readers,
     /// The states at both ends of the window being checked, of the bodies read so far.
     ends: PerBody<Ends>,
-    /// Per body state variable, its piece of track at the end of the window to check next.
-    recent: RecentPieces,
     caches: HashMap<(usize, usize), ShapePairCache>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
@@ -282,9 +279,8 @@ impl Detector {
             checked,
             at_checked: vec![None; bodies.len()],
             known: KnownBoxes::new(bodies.len(), start, simulator.step),
-            cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
+            readers: Readers::new(&bodies, variables),
             ends: PerBody::new(bodies.len()),
-            recent: RecentPieces::new(variables),
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
@@ -326,7 +322,7 @@ impl Detector {
     fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
         let partition = context.partition();
         let next = (self.checked.min() + self.window).min(self.end);
-        self.recent.offer(
+        self.readers.offer(
             partition.members(step.component),
             &context.track(step.component),
             next,
@@ -375,29 +371,9 @@ impl Detector {
         Some((start, self.state_at(b, t1, context)?))
     }
 
-    /// Body `b`'s state at `t` (after any jump there), if computed: through the pieces of
-    /// track kept in `recent`, or from the tracks where no piece holds it (at a jump).
+    /// Body `b`'s state at `t` (after any jump there), if computed.
     fn state_at(&mut self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
-        match self.recent_state(b, t, context) {
-            Some(state) => Some(state),
-            None => self.bodies[b].state_from(context, t, &mut self.cursors[b]),
-        }
-    }
-
-    /// Body `b`'s state at `t` read through the pieces of track kept in `recent`; `None` if
-    /// not computed, or at a jump.
-    fn recent_state(&mut self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
-        let body = &self.bodies[b];
-        let vars = body.model.vars?;
-        let cursors = &mut self.cursors[b];
-        let mut v = [0.0; BODY_VARIABLES];
-        for (k, value) in v.iter_mut().enumerate() {
-            let var = vars.at(k);
-            *value = self
-                .recent
-                .value(var, t, || context.piece(var, t, &mut cursors[k]))?;
-        }
-        Some(body.kinematics(&v))
+        self.readers.of(b).state(&self.bodies[b], context, t)
     }
 
     /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
@@ -435,9 +411,8 @@ impl Detector {
                 continue;
             }
             let cache = self.caches.entry((i, j)).or_default();
-            let (before_j, from_j) = self.cursors.split_at_mut(j);
-            let cursors = [&mut before_j[i], &mut from_j[0]];
-            if let Some(f) = first_contact(&pair, context, (from, t1), cursors, cache) {
+            let readers = self.readers.two(i, j);
+            if let Some(f) = first_contact(&pair, context, (from, t1), readers, cache) {
                 found.push((f, i, j));
             }
         }
@@ -755,7 +730,7 @@ impl Detector {
         time: f64,
         also: &mut Vec<(ComponentId, f64)>,
     ) {
-        self.recent.forget(partition.members(component), time);
+        self.readers.forget(partition.members(component), time);
         for b in self.bodies_of(partition.members(component)) {
             if self.tracked(b) {
                 self.known.truncate(b, time);

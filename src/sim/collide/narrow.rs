@@ -17,10 +17,9 @@
 //! passed over without measuring the shapes.
 
 use super::bodies::{CollisionBody, Kinematics};
+use super::readers::BodyReader;
 use crate::geom::distance::{closest_between_shapes, ShapeContact, ShapePairCache};
-use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::StepContext;
-use crate::sim::track::Cursor;
 use nalgebra::Vector3;
 use std::cell::RefCell;
 
@@ -133,25 +132,25 @@ impl ApproachBound {
 }
 
 /// The first time in `[from, to]` at which the pair touches while approaching, if any.
-/// `cursors` are where in the tracks each body's state was last read: the looks mostly go
-/// forward in time, and each body's reads start where its last one was.
+/// `readers` are where each body's state was last read: the looks mostly go forward in time
+/// by a little, and each body's reads start where its last one was.
 pub(crate) fn first_contact(
     pair: &Pair<'_>,
     context: &StepContext<'_>,
     (from, to): (f64, f64),
-    cursors: [&mut [Cursor; BODY_VARIABLES]; 2],
+    readers: [BodyReader<'_>; 2],
     cache: &mut ShapePairCache,
 ) -> Option<Found> {
     let known = |t: f64| pair.known.iter().find(|known| known.0 == t);
-    let cursors = RefCell::new(cursors);
+    let readers = RefCell::new(readers);
     let look = |t: f64, cache: &mut ShapePairCache| -> Option<Found> {
         let (a, b) = match known(t) {
             Some(&(_, a, b)) => (a, b),
             None => {
-                let [at_a, at_b] = &mut *cursors.borrow_mut();
+                let [read_a, read_b] = &mut *readers.borrow_mut();
                 (
-                    pair.a.state_from(context, t, at_a)?,
-                    pair.b.state_from(context, t, at_b)?,
+                    read_a.state(pair.a, context, t)?,
+                    read_b.state(pair.b, context, t)?,
                 )
             }
         };
