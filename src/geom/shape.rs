@@ -261,16 +261,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn supports_of_a_sphere_on_a_stick() {
-        let shape = Shape::new(vec![
+    /// A unit ball whose centre is 3 above the centre of a cube of half-size 0.5.
+    fn sphere_on_a_stick() -> Shape {
+        Shape::new(vec![
             Piece::new(cube(0.5), Isometry3::identity()),
             Piece::new(
                 Convex::sphere(1.0).unwrap(),
                 Translation3::new(0.0, 3.0, 0.0).into(),
             ),
         ])
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn supports_of_a_sphere_on_a_stick() {
+        let shape = sphere_on_a_stick();
         let quarter = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), PI / 2.0);
         let pose = Isometry3::from_parts(Translation3::new(1.0, 0.0, 0.0), quarter);
         // Turned a quarter about z, the sphere sits at (-2, 0, 0) and reaches x = -3.
@@ -290,14 +295,7 @@ mod tests {
         .unwrap();
         assert_eq!(ball.spin_reach(&Vector3::zeros()), 0.0);
         assert_eq!(ball.spin_reach(&Vector3::new(0.0, 3.0, 4.0)), 5.0);
-        let stick = Shape::new(vec![
-            Piece::new(cube(0.5), Isometry3::identity()),
-            Piece::new(
-                Convex::sphere(1.0).unwrap(),
-                Translation3::new(0.0, 3.0, 0.0).into(),
-            ),
-        ])
-        .unwrap();
+        let stick = sphere_on_a_stick();
         // About the cube's centre: the ball's centre, 3 away, beyond the cube's corners.
         assert!((stick.spin_reach(&Vector3::zeros()) - 3.0).abs() < 1e-12);
         let corner = 0.75f64.sqrt();

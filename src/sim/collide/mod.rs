@@ -253,7 +253,6 @@ impl Detector {
                 body_of_var.extend(std::iter::repeat_n(b as u32, BODY_VARIABLES));
             }
         }
-        let variables = body_of_var.len();
         let simulator = model.simulator();
         let (start, end) = (simulator.start, simulator.finish);
         let mut reach = MinTree::new(bodies.len(), f64::INFINITY);
@@ -279,7 +278,7 @@ impl Detector {
             checked,
             at_checked: vec![None; bodies.len()],
             known: KnownBoxes::new(bodies.len(), start, simulator.step),
-            readers: Readers::new(&bodies, variables),
+            readers: Readers::new(&bodies),
             ends: PerBody::new(bodies.len()),
             caches: HashMap::new(),
             broad: SweepAndPrune::new(),

@@ -37,15 +37,17 @@ pub(crate) struct BodyReader<'a> {
 }
 
 impl Readers {
-    /// Nothing read yet, for `bodies` whose state variables are among `0..variables`.
-    pub fn new(bodies: &[CollisionBody], variables: usize) -> Readers {
+    /// Nothing read yet, for `bodies`.
+    pub fn new(bodies: &[CollisionBody]) -> Readers {
+        let first: Vec<Option<usize>> = bodies
+            .iter()
+            .map(|body| body.model.vars.map(|vars| vars.at(0).index()))
+            .collect();
+        let variables = first.iter().flatten().map(|f| f + BODY_VARIABLES).max();
         Readers {
             cursors: vec![[Cursor::default(); BODY_VARIABLES]; bodies.len()],
-            pieces: vec![Piece::NOWHERE; variables],
-            first: bodies
-                .iter()
-                .map(|body| body.model.vars.map(|vars| vars.at(0).index()))
-                .collect(),
+            pieces: vec![Piece::NOWHERE; variables.unwrap_or(0)],
+            first,
         }
     }
 
