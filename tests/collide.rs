@@ -532,8 +532,8 @@ fn no_example_lets_anything_pass_through_anything() {
         if !setting.simulator.collisions {
             continue;
         }
-        // Each to its end: the wall's 4 s (39,598 collisions, the resting pile's included)
-        // are most of this test's 35 s in the test build.
+        // Each to its end: the wall's 4 s (47,660 collisions, the resting pile's included)
+        // are most of this test's 30 s in the test build.
         let mut solver = Solver::new(setting, Strategy::EventDriven).unwrap();
         solver.run_to_end().unwrap();
         let (depth, t, (a, b)) = deepest_overlap(&solver, solver.scene().simulator.step);

@@ -182,9 +182,15 @@ impl Detector {
             .pairs
             .iter()
             .zip(&passes.contacts)
-            .map(|(&bodies, contact)| JamContact {
+            .zip(&passes.regions)
+            .map(|((&bodies, contact), region)| JamContact {
                 bodies,
                 normal: contact.normal,
+                corners: if region.is_empty() {
+                    vec![contact.point]
+                } else {
+                    region.clone()
+                },
             })
             .collect();
         let immovable = |b: usize| self.bodies[b].immovable(time);

@@ -5,28 +5,51 @@
 //! from the side) where each contact undoes a little of what the others did, pass after pass.
 //! Stopping every body still pushed ended that, but it stopped a 20 kg wrecking ball dead at
 //! 6 m/s because one of the bricks it drove was wedged. Instead, each group of bodies joined by
-//! contacts still pushed moves on as one rigid body, as in a perfectly plastic collision: a
-//! lump touching nothing immovable gets the rigid motion that keeps its momentum and its
-//! angular momentum (the one of least kinetic energy that does), so a jam struck off-centre
-//! turns as a whole; a lump touching an immovable body (fixed, or following a trajectory; the
-//! sleepers in and around a jam wake) gets its common velocity (total momentum over total
-//! mass) without spin, less the part that would drive it into such a body, since a turning
-//! lump could drive some other point of it in. Between the lump's members nothing approaches
-//! any more; a lump driven into immovable bodies from all sides stops.
-
+//! contacts still pushed moves on as one rigid body, as in a perfectly plastic collision: it
+//! gets the rigid motion that keeps its momentum and its angular momentum (the one of least
+//! kinetic energy that does), so a jam struck off-centre turns as a whole. Where the lump
+//! touches an immovable body (fixed, or following a trajectory; the sleepers in and around a
+//! jam wake), that motion then takes plastic impulses at the corners of each touching region
+//! until none of them drives into the body: a lump sliding on the floor keeps its spin about
+//! the vertical, one tipping onto an edge turns about it. Between the lump's members nothing
+//! approaches any more; a lump driven into immovable bodies from all sides stops.
 use super::bodies::Kinematics;
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
 
-/// Projections onto the immovable contacts' half-spaces at most; a lump whose velocity still
-/// drives into one after them stops.
+/// Passes of impulses over the corners touching immovable bodies at most; a lump whose motion
+/// still drives one of them in after them stops.
 const PROJECTIONS: usize = 50;
 
-/// One contact of the jammed instant: the pair and the unit normal from the first to the
-/// second.
+/// One contact of the jammed instant: the pair, the unit normal from the first to the second
+/// and the corners of the region over which they touch (at least one point).
 pub(crate) struct JamContact {
     pub bodies: (usize, usize),
     pub normal: Vector3<f64>,
+    pub corners: Vec<Vector3<f64>>,
+}
+
+/// A corner of a lump touching an immovable body: the arm from the lump's centre of mass to
+/// it and the unit normal pointing out of the body, along which the corner may not approach.
+struct Corner {
+    arm: Vector3<f64>,
+    normal: Vector3<f64>,
+}
+
+/// The rigid motion of a lump about its centre of mass.
+#[derive(Clone, Copy, Debug)]
+struct Motion {
+    velocity: Vector3<f64>,
+    spin: Vector3<f64>,
+}
+
+impl Motion {
+    /// How fast the point at `arm` from the centre moves along `normal`.
+    fn along(&self, corner: &Corner) -> f64 {
+        corner
+            .normal
+            .dot(&(self.velocity + self.spin.cross(&corner.arm)))
+    }
 }
 
 /// One body of a lump as the jam found it.
@@ -70,38 +93,44 @@ pub(crate) fn merge(
             .map(|m| m.state.position * m.mass)
             .sum::<Vector3<f64>>()
             / total;
-        // The directions in which the lump may not move: into an immovable body it touches.
-        let away: Vec<Vector3<f64>> = contacts
+        // The corners at which the lump may not move into an immovable body it touches.
+        let corners: Vec<Corner> = contacts
             .iter()
             .filter_map(|c| {
                 let (i, j) = c.bodies;
                 match (lump.contains(&i), lump.contains(&j)) {
-                    (true, false) if immovable(j) => Some(-c.normal),
-                    (false, true) if immovable(i) => Some(c.normal),
+                    (true, false) if immovable(j) => Some((c, -c.normal)),
+                    (false, true) if immovable(i) => Some((c, c.normal)),
                     _ => None,
                 }
             })
+            .flat_map(|(c, normal)| {
+                c.corners.iter().map(move |p| Corner {
+                    arm: p - centre,
+                    normal,
+                })
+            })
             .collect();
-        let velocity = allowed(momentum / total, &away);
-        let spin = if away.is_empty() {
-            lump_spin(&members, &centre, &velocity)
-        } else {
-            Vector3::zeros()
-        };
+        let (free, inverse_inertia) = free_motion(&members, &centre, momentum / total);
+        let motion = allowed(free, &corners, total, &inverse_inertia);
         for m in members {
             let state = states.get_mut(&m.body).expect("a member's state");
-            state.velocity = velocity + spin.cross(&(m.state.position - centre));
-            state.angular_velocity = spin;
-            state.momentum = m.inertia * spin;
+            state.velocity = motion.velocity + motion.spin.cross(&(m.state.position - centre));
+            state.angular_velocity = motion.spin;
+            state.momentum = m.inertia * motion.spin;
         }
     }
 }
 
-/// The angular velocity of the rigid motion of `members` about their centre of mass `centre`,
-/// moving at their common `velocity`, that keeps their angular momentum about it (taken from
-/// their velocities relative to the lump's, which are smaller); none when their inertia about
-/// it is singular.
-fn lump_spin(members: &[Member], centre: &Vector3<f64>, velocity: &Vector3<f64>) -> Vector3<f64> {
+/// The rigid motion of `members` about their centre of mass `centre` at their common
+/// `velocity` that keeps their angular momentum about it (taken from their velocities relative
+/// to the lump's, which are smaller), and the inverse of their inertia about it; no spin and a
+/// zero inverse when that inertia is singular.
+fn free_motion(
+    members: &[Member],
+    centre: &Vector3<f64>,
+    velocity: Vector3<f64>,
+) -> (Motion, Matrix3<f64>) {
     let mut angular = Vector3::zeros();
     let mut inertia = Matrix3::zeros();
     for m in members {
@@ -111,9 +140,9 @@ fn lump_spin(members: &[Member], centre: &Vector3<f64>, velocity: &Vector3<f64>)
         inertia +=
             m.inertia + (Matrix3::identity() * arm.norm_squared() - arm * arm.transpose()) * m.mass;
     }
-    inertia
-        .try_inverse()
-        .map_or_else(Vector3::zeros, |inverse| inverse * angular)
+    let inverse = inertia.try_inverse().unwrap_or_else(Matrix3::zeros);
+    let spin = inverse * angular;
+    (Motion { velocity, spin }, inverse)
 }
 
 /// The movable bodies of `pushed`, grouped by the pairs that join them (in the order they
@@ -144,27 +173,45 @@ fn lumps(pushed: &[(usize, usize)], immovable: &impl Fn(usize) -> bool) -> Vec<V
     lumps
 }
 
-/// `velocity` with what drives against any of the unit normals `away` taken out (cyclic
-/// projection onto their half-spaces), or zero when that does not settle.
-fn allowed(mut velocity: Vector3<f64>, away: &[Vector3<f64>]) -> Vector3<f64> {
+/// `motion` of a lump of mass `mass` and inverse inertia `inverse_inertia` after plastic
+/// impulses at the `corners` that drive into what they touch, pass after pass until none does
+/// (each impulse stops its corner's approach; none adds kinetic energy), or no motion when that
+/// does not settle.
+fn allowed(
+    mut motion: Motion,
+    corners: &[Corner],
+    mass: f64,
+    inverse_inertia: &Matrix3<f64>,
+) -> Motion {
     for _ in 0..PROJECTIONS {
         let mut feasible = true;
-        for n in away {
-            let into = velocity.dot(n);
+        for corner in corners {
+            let into = motion.along(corner);
             if into < 0.0 {
-                velocity -= into * n;
+                let lever = corner.arm.cross(&corner.normal);
+                let turn = inverse_inertia * lever;
+                let impulse = -into / (1.0 / mass + lever.dot(&turn));
+                motion.velocity += corner.normal * (impulse / mass);
+                motion.spin += turn * impulse;
                 feasible = false;
             }
         }
         if feasible {
-            return velocity;
+            return motion;
         }
     }
-    let slack = velocity.norm() * 1e-9;
-    if away.iter().all(|n| velocity.dot(n) >= -slack) {
-        velocity
+    let speed = motion.velocity.norm()
+        + corners
+            .iter()
+            .map(|c| motion.spin.cross(&c.arm).norm())
+            .fold(0.0, f64::max);
+    if corners.iter().all(|c| motion.along(c) >= -1e-9 * speed) {
+        motion
     } else {
-        Vector3::zeros()
+        Motion {
+            velocity: Vector3::zeros(),
+            spin: Vector3::zeros(),
+        }
     }
 }
 
@@ -173,14 +220,43 @@ mod tests {
     use super::*;
     use nalgebra::UnitQuaternion;
 
-    fn moving(velocity: Vector3<f64>) -> Kinematics {
+    /// A body at `position` moving at `velocity` without turning.
+    fn at(position: Vector3<f64>, velocity: Vector3<f64>) -> Kinematics {
         Kinematics {
-            position: Vector3::zeros(),
+            position,
             rotation: UnitQuaternion::identity(),
             velocity,
-            momentum: Vector3::new(0.0, 0.0, 1.0),
-            angular_velocity: Vector3::new(0.0, 0.0, 1.0),
+            momentum: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
         }
+    }
+
+    fn moving(velocity: Vector3<f64>) -> Kinematics {
+        at(Vector3::zeros(), velocity)
+    }
+
+    /// The fixed floor, body 0, touching body `b` at `corners` (normal up, out of the floor).
+    fn floor_under(b: usize, corners: &[Vector3<f64>]) -> JamContact {
+        JamContact {
+            bodies: (0, b),
+            normal: Vector3::y(),
+            corners: corners.to_vec(),
+        }
+    }
+
+    /// Total momentum, angular momentum about the origin and kinetic energy of unit masses
+    /// with unit inertia.
+    fn totals(states: &HashMap<usize, Kinematics>) -> (Vector3<f64>, Vector3<f64>, f64) {
+        let p: Vector3<f64> = states.values().map(|s| s.velocity).sum();
+        let l: Vector3<f64> = states
+            .values()
+            .map(|s| s.position.cross(&s.velocity) + s.momentum)
+            .sum();
+        let e: f64 = states
+            .values()
+            .map(|s| 0.5 * (s.velocity.norm_squared() + s.angular_velocity.dot(&s.momentum)))
+            .sum();
+        (p, l, e)
     }
 
     /// Mass properties with `mass` and the unit inertia tensor.
@@ -192,30 +268,12 @@ mod tests {
     fn a_lump_struck_off_centre_turns_keeping_momentum_and_angular_momentum() {
         // Body 1 at y = 1 moving along x jammed with body 2 at y = -1 at rest, nothing
         // immovable near: the lump turns about z as it moves on.
-        let at = |y: f64, velocity: Vector3<f64>| Kinematics {
-            position: Vector3::new(0.0, y, 0.0),
-            momentum: Vector3::zeros(),
-            angular_velocity: Vector3::zeros(),
-            ..moving(velocity)
-        };
         let before = HashMap::from([
-            (1, at(1.0, 2.0 * Vector3::x())),
-            (2, at(-1.0, Vector3::zeros())),
+            (1, at(Vector3::y(), 2.0 * Vector3::x())),
+            (2, at(-Vector3::y(), Vector3::zeros())),
         ]);
         let mut states = before.clone();
         merge(&[(1, 2)], &[], &mut states, unit(|_| 1.0), |_| false);
-        let totals = |states: &HashMap<usize, Kinematics>| {
-            let p: Vector3<f64> = states.values().map(|s| s.velocity).sum();
-            let l: Vector3<f64> = states
-                .values()
-                .map(|s| s.position.cross(&s.velocity) + s.momentum)
-                .sum();
-            let e: f64 = states
-                .values()
-                .map(|s| 0.5 * (s.velocity.norm_squared() + s.angular_velocity.dot(&s.momentum)))
-                .sum();
-            (p, l, e)
-        };
         let ((p0, l0, e0), (p1, l1, e1)) = (totals(&before), totals(&states));
         assert!(
             (p1 - p0).norm() < 1e-12 && (l1 - l0).norm() < 1e-12,
@@ -242,11 +300,9 @@ mod tests {
             JamContact {
                 bodies: (1, 2),
                 normal: -Vector3::z(),
+                corners: vec![Vector3::zeros()],
             },
-            JamContact {
-                bodies: (0, 2),
-                normal: Vector3::y(),
-            },
+            floor_under(2, &[-0.5 * Vector3::y()]),
         ];
         let mass = |b: usize| if b == 1 { 20.0 } else { 1.0 };
         merge(&[(1, 2)], &contacts, &mut states, unit(mass), |b| b == 0);
@@ -259,6 +315,52 @@ mod tests {
     }
 
     #[test]
+    fn a_lump_sliding_on_the_floor_keeps_its_spin_about_the_vertical() {
+        // Bodies 1 and 2 at x = ±1 on the floor moving ∓z turn about the vertical: the floor
+        // takes nothing, the lump turns on at the rate that keeps its angular momentum.
+        let before = HashMap::from([
+            (1, at(Vector3::x(), Vector3::z())),
+            (2, at(-Vector3::x(), -Vector3::z())),
+        ]);
+        let mut states = before.clone();
+        let below = |x: f64| Vector3::new(x, -0.5, 0.0);
+        let contacts = [
+            floor_under(1, &[below(0.5), below(1.5)]),
+            floor_under(2, &[below(-0.5), below(-1.5)]),
+        ];
+        merge(&[(1, 2)], &contacts, &mut states, unit(|_| 1.0), |b| b == 0);
+        let ((p0, l0, _), (p1, l1, _)) = (totals(&before), totals(&states));
+        assert!((p1 - p0).norm() < 1e-12 && (l1 - l0).norm() < 1e-12);
+        // Inertia about y: 1 + 1 of their own, 1 + 1 from their arms.
+        let spin = Vector3::new(0.0, -0.5, 0.0);
+        for b in [1, 2] {
+            assert!((states[&b].angular_velocity - spin).norm() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_lump_landing_on_one_corner_turns_about_it() {
+        // Bodies 1 and 2 at x = ±1 fall at 1 m/s; only a corner under body 1 meets the floor:
+        // that corner stops, the lump turns about it and body 2 falls on.
+        let before = HashMap::from([
+            (1, at(Vector3::x(), -Vector3::y())),
+            (2, at(-Vector3::x(), -Vector3::y())),
+        ]);
+        let mut states = before.clone();
+        let corner = Vector3::new(1.5, -0.5, 0.0);
+        let contacts = [floor_under(1, &[corner])];
+        merge(&[(1, 2)], &contacts, &mut states, unit(|_| 1.0), |b| b == 0);
+        let (a, b) = (&states[&1], &states[&2]);
+        let arm = corner - a.position;
+        let at_corner = a.velocity + a.angular_velocity.cross(&arm);
+        assert!(at_corner.y.abs() < 1e-12, "{at_corner:?}");
+        assert!(a.angular_velocity.z > 0.1, "{:?}", a.angular_velocity);
+        assert!(b.velocity.y < -0.5, "{:?}", b.velocity);
+        let ((_, _, e0), (_, _, e1)) = (totals(&before), totals(&states));
+        assert!(e1 < e0, "energy {e0} -> {e1}");
+    }
+
+    #[test]
     fn a_body_wedged_between_immovable_bodies_stops() {
         // Pushed from both sides along x by immovable bodies 0 and 3.
         let mut states = HashMap::from([(1, moving(Vector3::new(2.0, 0.0, 0.0)))]);
@@ -266,10 +368,12 @@ mod tests {
             JamContact {
                 bodies: (0, 1),
                 normal: Vector3::x(),
+                corners: vec![-Vector3::x()],
             },
             JamContact {
                 bodies: (1, 3),
                 normal: Vector3::x(),
+                corners: vec![Vector3::x()],
             },
         ];
         merge(
