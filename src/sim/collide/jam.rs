@@ -13,6 +13,7 @@
 //! until none of them drives into the body: a lump sliding on the floor keeps its spin about
 //! the vertical, one tipping onto an edge turns about it. Between the lump's members nothing
 //! approaches any more; a lump driven into immovable bodies from all sides stops.
+
 use super::bodies::Kinematics;
 use nalgebra::{Matrix3, Vector3};
 use std::collections::HashMap;
@@ -44,7 +45,7 @@ struct Motion {
 }
 
 impl Motion {
-    /// How fast the point at `arm` from the centre moves along `normal`.
+    /// How fast `corner` moves along its normal (negative: into what it touches).
     fn along(&self, corner: &Corner) -> f64 {
         corner
             .normal
