@@ -11,6 +11,7 @@
 
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::collide::Collision;
+use asgard::sim::energy::LedgerJson;
 use asgard::sim::physics::{BodyState, Model, PhysicsError};
 use asgard::sim::{Progress, RunControl, Simulation, Solver, Strategy};
 use clap::{Args, ValueEnum};
@@ -43,7 +44,8 @@ pub struct SimulateArgs {
     /// Run each component to the end in turn instead of event-driven scheduling.
     #[arg(long)]
     no_event: bool,
-    /// Print the partition and the step counts to standard error.
+    /// Print the partition and the step counts to standard error, and add the energy ledger
+    /// (`stats.energy`: the kinetic energy's change by cause) to the JSON.
     #[arg(long)]
     stats: bool,
     /// After simulating FILE, update the motion incrementally for this edited scene and write
@@ -129,7 +131,14 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         eprint!("{}", statistics(solver.simulation()));
     }
     let motion = sample_motion(&shown.scene, solver.model(), solver.simulation(), sample);
+    let energy = args.stats.then(|| {
+        let text = &shown.text;
+        solver
+            .energy(shown.scene.simulator.finish)
+            .to_json(|offset| 1 + text[..offset.min(text.len())].matches('\n').count())
+    });
     let stats = Stats {
+        energy,
         steps: solver.simulation().statistics().total().steps,
         components: solver.simulation().partition().len(),
         wall_s: incremental.as_ref().map_or(first_wall, |i| i.update_wall_s),
@@ -281,6 +290,9 @@ struct Stats {
     wall_s: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     incremental: Option<Incremental>,
+    /// The energy ledger, with `--stats`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    energy: Option<LedgerJson>,
 }
 
 /// `--then`: the first run's and the update's wall times, and how much the update reset.

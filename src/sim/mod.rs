@@ -133,6 +133,7 @@
 //!   strategy computes the same tracks for the same partition.
 
 pub mod collide;
+pub mod energy;
 pub mod error;
 pub mod graph;
 pub mod integrate;

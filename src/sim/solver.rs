@@ -12,6 +12,7 @@
 
 use crate::scene::{diff, Scene};
 use crate::sim::collide::{Collider, Collision};
+use crate::sim::energy::Ledger;
 use crate::sim::physics::{Model, PhysicsError, SceneMotion};
 use crate::sim::{
     BackUp, Changes, Options, RunControl, RunOutcome, Simulation, Strategy, UpdateReport,
@@ -81,6 +82,12 @@ impl Solver {
         self.collider
             .as_ref()
             .map_or_else(Vec::new, Collider::collisions)
+    }
+
+    /// The energy ledger of the motion computed so far, up to `until` (see
+    /// [`energy`](crate::sim::energy)).
+    pub fn energy(&self, until: f64) -> Ledger {
+        Ledger::measure(&self.model, &self.motion(), self.collider.as_ref(), until)
     }
 
     /// Collision problems worth telling the user (bodies that pass through each other).

@@ -5,6 +5,7 @@
 
 use super::bodies::Kinematics;
 use super::jam::{self, JamContact};
+use super::ledger::{self, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
 use super::{Collision, Detector, DISTANCE_TOLERANCE, RESTING_FRACTION, RESTING_RISE, WAKE_FACTOR};
@@ -38,6 +39,8 @@ struct Passes {
     hopped: Vec<usize>,
     /// The collision each contact made, its impulses summed over the passes.
     records: Vec<Option<Collision>>,
+    /// The kinetic energy taken from bodies brought to rest as they fell asleep.
+    slept_energy: f64,
 }
 
 impl Detector {
@@ -63,11 +66,34 @@ impl Detector {
             let group: Vec<Contact> = found[k..end].iter().copied().chain(touching).collect();
             k = end;
             let mut passes = self.passes(&group, time, instant, context);
-            self.resolve(&mut passes, time, context);
+            let before = passes.states.clone();
+            let jammed = self.resolve(&mut passes, time, context);
             let records: Vec<Collision> = passes.records.into_iter().flatten().collect();
             if records.is_empty() {
                 continue;
             }
+            let cause = if jammed {
+                Cause::Jam
+            } else if records.iter().any(|r| r.resting) {
+                Cause::RestingHop
+            } else {
+                Cause::Impact
+            };
+            let mut moved: Vec<usize> = passes.states.keys().copied().collect();
+            moved.sort_unstable();
+            let change = ledger::change(&self.bodies, &before, &passes.states);
+            self.ledger.record(EnergyRecord {
+                time,
+                cause,
+                bodies: moved.clone(),
+                change: change - passes.slept_energy,
+            });
+            self.ledger.record(EnergyRecord {
+                time,
+                cause: Cause::Sleep,
+                bodies: moved,
+                change: passes.slept_energy,
+            });
             for &(b, rest) in &passes.change.slept {
                 self.rest[b] = rest;
             }
@@ -144,6 +170,7 @@ impl Detector {
             change: Wakefulness::default(),
             hopped,
             records: vec![None; group.len()],
+            slept_energy: 0.0,
         }
     }
 
@@ -156,14 +183,15 @@ impl Detector {
     /// together (see `jam`). Waking only the first sleepers shoved left the rest of such a
     /// column holding the jam, and the wrecking ball of `wall.asg` was welded into a lump with
     /// it and slowed to a crawl.
-    fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) {
+    /// Returns whether the jam's bodies had to be merged.
+    fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) -> bool {
         let mut pushed = Vec::new();
         // Each round wakes at least one more body, so the rounds end.
         loop {
             for _ in 0..MAX_PASSES {
                 pushed = self.pass(passes, time, context);
                 if pushed.is_empty() {
-                    return;
+                    return false;
                 }
             }
             let shoved: Vec<usize> = pushed
@@ -212,6 +240,7 @@ impl Detector {
                 }
             }
         }
+        true
     }
 
     /// Whether body `b` is asleep at the instant `time` with the falling asleep and waking of
@@ -312,6 +341,7 @@ impl Detector {
                 let supported = self.bodies[partner].is_fixed() || still(change, partner);
                 if supported && self.may_sleep(body, before, &contact, time, context) {
                     change.sleep(body, Rest { speed: rest, up });
+                    passes.slept_energy -= ledger::kinetic_energy(&self.bodies[body], after);
                     after.velocity = Vector3::zeros();
                     after.momentum = Vector3::zeros();
                     after.angular_velocity = Vector3::zeros();

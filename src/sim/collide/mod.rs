@@ -38,6 +38,7 @@ mod bodies;
 mod instant;
 mod jam;
 mod known;
+pub mod ledger;
 mod min_tree;
 mod narrow;
 mod readers;
@@ -55,6 +56,7 @@ use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
 use instant::Rest;
 use known::KnownBoxes;
+use ledger::{Cause, Ledger};
 use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::{first_contact, ApproachBound, Found, Pair};
@@ -174,9 +176,16 @@ impl Collider {
     pub fn forget_before(&self, time: f64) -> Vec<Collision> {
         let mut detector = self.lock();
         detector.known.forget_before(time);
+        detector.ledger.forget_before(time);
         let records = &mut detector.records;
         let newer = records.split_off(records.partition_point(|r| r.time < time));
         std::mem::replace(records, newer)
+    }
+
+    /// The change of kinetic energy the standing instantaneous changes made up to `until`, per
+    /// cause (see [`ledger`]).
+    pub fn energy(&self, until: f64) -> Vec<(Cause, f64)> {
+        self.lock().ledger.totals(until)
     }
 
     /// The components holding body `body`'s state in `partition`.
@@ -242,6 +251,8 @@ struct Detector {
     warned: HashSet<(usize, usize)>,
     /// Per body, how it last fell asleep.
     rest: Vec<Rest>,
+    /// The kinetic energy each instantaneous change took or gave.
+    ledger: Ledger,
 }
 
 impl Detector {
@@ -286,6 +297,7 @@ impl Detector {
             warnings: Vec::new(),
             warned: HashSet::new(),
             rest: vec![Rest::default(); bodies.len()],
+            ledger: Ledger::default(),
             bodies,
         }
     }
@@ -743,6 +755,7 @@ impl Detector {
                 }
             }
             let reset = time <= self.start;
+            self.ledger.truncate(b, time, reset);
             let mut partners = Vec::new();
             // Only collisions from `time` on can be undone; the records are in time order.
             let from = self.records.partition_point(|r| r.time < time);
@@ -800,6 +813,7 @@ impl Detector {
             self.known.copy_body(b, &old.known, o);
         }
         let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
+        self.ledger = old.ledger.inherit(&map, fixed_changed);
         let mut back_ups = Vec::new();
         for r in &old.records {
             match (map[r.bodies.0], map[r.bodies.1]) {

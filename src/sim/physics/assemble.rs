@@ -7,6 +7,7 @@ use super::error::PhysicsError;
 use super::kinematics::{Kinematics, Steering};
 use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
+use super::work::{self, ElementKind, WorkElement};
 use crate::lang::ast::{Part, WordKind};
 use crate::lang::span::Span;
 use crate::scene::model::{ConstrainedVar, ExprVec, Expression, Scene};
@@ -43,6 +44,8 @@ pub(crate) struct Assembly<'s> {
     pub world: World<'s>,
     pub loads: Vec<Load>,
     pub springs: Vec<Spring>,
+    /// The elements that do work, for the energy ledger.
+    pub works: Vec<WorkElement>,
 }
 
 /// What is left of an assembly once its equations are written.
@@ -51,6 +54,7 @@ pub(crate) struct Assembled {
     pub bodies: Vec<BodyModel>,
     pub symbols: SymbolTable,
     pub springs: Vec<Spring>,
+    pub works: Vec<WorkElement>,
 }
 
 impl<'s> Assembly<'s> {
@@ -108,6 +112,7 @@ impl<'s> Assembly<'s> {
             },
             loads,
             springs: Vec::new(),
+            works: Vec::new(),
         })
     }
 
@@ -159,6 +164,35 @@ impl<'s> Assembly<'s> {
         self.pool.sum(&terms)
     }
 
+    /// Adds `force` and `torque` (about the centre of mass) on moving body `body` to its load,
+    /// and to the work element `kind` from `span` (a new element unless `same` continues the
+    /// last one, as a link's reaction on its second body does).
+    pub fn load(
+        &mut self,
+        body: usize,
+        force: Vec3,
+        torque: Option<Vec3>,
+        element: (ElementKind, Option<Span>, bool),
+    ) {
+        let (kind, span, same) = element;
+        let load = &mut self.loads[body];
+        load.forces.push(force);
+        load.torques.extend(torque);
+        let part = work::Load {
+            body,
+            force,
+            torque: torque.unwrap_or(Vec3::zero()),
+        };
+        match self.works.last_mut() {
+            Some(last) if same => last.parts.push(part),
+            _ => self.works.push(WorkElement {
+                kind,
+                span,
+                parts: vec![part],
+            }),
+        }
+    }
+
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.world.body_index.get(name).copied()
     }
@@ -180,6 +214,7 @@ impl<'s> Assembly<'s> {
             bodies: self.world.bodies,
             symbols: self.world.symbols,
             springs: self.springs,
+            works: self.works,
         }
     }
 

@@ -8,9 +8,11 @@
 //! Jacobian; larger ones the list of structurally non-zero entries, which the simulator
 //! factors with a sparse LU.
 
+use super::body::BodyModel;
 use super::interaction::InteractionInputs;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
+use super::work::Evaluation;
 use crate::sim::{
     ComponentEquations, ComponentSpec, EquationFactory, JacobianPattern, JacobianSink,
 };
@@ -48,6 +50,19 @@ impl TapeFactory {
             symbols,
             curves,
             inputs,
+        }
+    }
+}
+
+impl TapeFactory {
+    /// What the energy ledger needs to evaluate the scene's loads.
+    pub fn evaluation<'a>(&'a self, bodies: &'a [BodyModel]) -> Evaluation<'a> {
+        Evaluation {
+            pool: &self.pool,
+            symbols: &self.symbols,
+            curves: &self.curves,
+            inputs: &self.inputs,
+            bodies,
         }
     }
 }

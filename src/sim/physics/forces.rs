@@ -9,6 +9,7 @@
 use super::assemble::Assembly;
 use super::error::PhysicsError;
 use super::symbols::Channel;
+use super::work::ElementKind;
 use crate::scene::model::{Force, ForceKind, ForceValue};
 use crate::sym::Vec3;
 
@@ -61,17 +62,15 @@ impl Assembly<'_> {
                 .arm;
             Some(arm.cross(&mut self.pool, value))
         };
-        let load = &mut self.loads[body];
-        match force.kind {
-            ForceKind::Force => {
-                load.forces.push(value);
-                load.torques.extend(induced);
-            }
-            ForceKind::Torque => {
-                load.torques.push(value);
-                load.forces.extend(induced);
-            }
-        }
+        let (kind, force, torque) = match force.kind {
+            ForceKind::Force => (ElementKind::Force, value, induced),
+            ForceKind::Torque => (
+                ElementKind::Torque,
+                induced.unwrap_or(Vec3::zero()),
+                Some(value),
+            ),
+        };
+        self.load(body, force, torque, (kind, at, false));
         Ok(())
     }
 }

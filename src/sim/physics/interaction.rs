@@ -26,6 +26,7 @@
 //! back-up at the current time.
 
 use super::assemble::Assembly;
+use super::work::ElementKind;
 use crate::sym::Vec3;
 use nalgebra::Vector3;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -201,21 +202,22 @@ impl Assembly<'_> {
         };
         let pool = &mut self.pool;
         let push = inputs(pool, offset::PUSH);
-        self.loads[body].forces.push(push);
-        if !pull {
+        let spring = pull.then(|| {
+            let arm = inputs(pool, offset::ARM);
+            let target = inputs(pool, offset::TARGET);
+            let stiffness = pool.symbol(symbols.input(first + offset::STIFFNESS));
+            let damping = pool.symbol(symbols.input(first + offset::DAMPING));
+            let point = self.world.kinematics[body].point_at(pool, arm);
+            let gap = target.sub(pool, point.position);
+            let spring = gap.scale(pool, stiffness);
+            let damper = point.velocity.scale(pool, damping);
+            let force = spring.sub(pool, damper);
+            (force, point.arm.cross(pool, force))
+        });
+        self.load(body, push, None, (ElementKind::Push, None, false));
+        let Some((force, torque)) = spring else {
             return;
-        }
-        let arm = inputs(pool, offset::ARM);
-        let target = inputs(pool, offset::TARGET);
-        let stiffness = pool.symbol(symbols.input(first + offset::STIFFNESS));
-        let damping = pool.symbol(symbols.input(first + offset::DAMPING));
-        let point = self.world.kinematics[body].point_at(pool, arm);
-        let gap = target.sub(pool, point.position);
-        let spring = gap.scale(pool, stiffness);
-        let damper = point.velocity.scale(pool, damping);
-        let force = spring.sub(pool, damper);
-        let torque = point.arm.cross(pool, force);
-        self.loads[body].forces.push(force);
-        self.loads[body].torques.push(torque);
+        };
+        self.load(body, force, Some(torque), (ElementKind::Pull, None, false));
     }
 }

@@ -15,6 +15,7 @@
 use super::assemble::Assembly;
 use super::error::PhysicsError;
 use super::symbols::Channel;
+use super::work::ElementKind;
 use crate::lang::span::Span;
 use crate::scene::model::{Link, LinkTarget};
 use crate::sym::Vec3;
@@ -116,17 +117,23 @@ impl Assembly<'_> {
         let spring = separation.scale_by(pool, -k);
         let damper = relative.scale_by(pool, -2.0 * (k * mass).sqrt());
         let force = spring.add(pool, damper);
+        let mut same = false;
         if !self.world.bodies[first].is_fixed() {
-            let torque = point.arm.cross(pool, force);
-            self.loads[first].forces.push(force);
-            self.loads[first].torques.push(torque);
+            let torque = point.arm.cross(&mut self.pool, force);
+            self.load(first, force, Some(torque), (ElementKind::Link, at, false));
+            same = true;
         }
         if let Some((second, arm)) = target.body {
             if !self.world.bodies[second].is_fixed() {
+                let pool = &mut self.pool;
                 let reaction = force.neg(pool);
                 let torque = arm.cross(pool, reaction);
-                self.loads[second].forces.push(reaction);
-                self.loads[second].torques.push(torque);
+                self.load(
+                    second,
+                    reaction,
+                    Some(torque),
+                    (ElementKind::Link, at, same),
+                );
             }
         }
         Ok(())

@@ -68,6 +68,7 @@ mod symbols;
 #[cfg(test)]
 mod tests;
 pub mod trajectory;
+pub mod work;
 
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};
 pub use error::{PhysicsError, SimulationFailure};
@@ -76,3 +77,4 @@ pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;
 pub use trajectory::Constraint;
+pub use work::{ElementKind as WorkKind, Work};

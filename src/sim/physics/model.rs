@@ -9,6 +9,7 @@ use super::links::Spring;
 use super::motion::SceneMotion;
 use super::symbols::Meaning;
 use super::trajectory::{constrain, Constraint, Curves};
+use super::work::{Work, WorkElement};
 use crate::geom::MassProperties;
 use crate::scene::model::{ConstrainedVar, Scene, Simulator};
 use crate::scene::{ChangeKind, ElementKind, SceneDiff};
@@ -48,6 +49,8 @@ pub struct Model {
     /// Per state variable, whether its equation reads nothing but state variables: no time,
     /// no external input, no trajectory.
     state_only: Vec<bool>,
+    /// The elements that do work on the bodies, for the energy ledger.
+    works: Arc<[WorkElement]>,
 }
 
 impl Model {
@@ -102,6 +105,7 @@ impl Model {
             pullable: self.pullable.clone(),
             simulator: scene.simulator.clone(),
             state_only: self.state_only.clone(),
+            works: self.works.clone(),
         })
     }
 
@@ -161,6 +165,7 @@ impl Model {
             bodies,
             symbols,
             springs,
+            works,
         } = assembly.finish();
 
         let simulator = scene.simulator.clone();
@@ -213,7 +218,19 @@ impl Model {
             pullable: pullable.cloned(),
             simulator,
             state_only,
+            works: works.into(),
         })
+    }
+
+    /// The work each force, torque, link, push and pull did on the bodies in `motion` (of a
+    /// simulation of this model) up to `until`, in the order the scene gives them.
+    pub fn work(&self, motion: &Motion, until: f64) -> Vec<Work> {
+        let evaluation = self.factory.evaluation(&self.bodies);
+        let tracks = motion.tracks();
+        self.works
+            .iter()
+            .map(|element| element.work(&evaluation, &tracks, until))
+            .collect()
     }
 
     /// The bodies, in scene order.

@@ -1,0 +1,125 @@
+//! The collider's side of the energy ledger (see [`crate::sim::energy`]): how much kinetic
+//! energy each instantaneous change it made took or gave, by cause.
+//!
+//! Every time the collider changes velocities (an instant's impulses, bodies put to sleep) it
+//! records the change of the kinetic energy of the bodies it touched. The records are history
+//! like the collisions: a back-up that undoes a collision undoes its energy record, so what is
+//! left at the end is what the motion shows.
+
+use super::bodies::{CollisionBody, Kinematics};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// What made an instantaneous change of kinetic energy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// Collision impulses (restitution and friction at an impact).
+    Impact,
+    /// The resting rule's hops and its impulses over touching regions.
+    RestingHop,
+    /// A jam's bodies merged into moving lumps.
+    Jam,
+    /// Bodies brought to rest when they fall asleep.
+    Sleep,
+}
+
+/// One instant's change of kinetic energy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnergyRecord {
+    pub time: f64,
+    pub cause: Cause,
+    /// The bodies whose velocities changed (scene indices).
+    pub bodies: Vec<usize>,
+    /// Joules (negative when energy was taken).
+    pub change: f64,
+}
+
+/// The kinetic energy of a body in state `s`: `½ m v² + ½ ω·L`.
+pub(crate) fn kinetic_energy(body: &CollisionBody, s: &Kinematics) -> f64 {
+    0.5 * body.model.mass * s.velocity.norm_squared() + 0.5 * s.angular_velocity.dot(&s.momentum)
+}
+
+/// The change of kinetic energy of the moving bodies in `after` from their states in
+/// `before`.
+pub(crate) fn change(
+    bodies: &[CollisionBody],
+    before: &HashMap<usize, Kinematics>,
+    after: &HashMap<usize, Kinematics>,
+) -> f64 {
+    let mut keys: Vec<usize> = after.keys().copied().collect();
+    keys.sort_unstable();
+    keys.iter()
+        .filter(|&&b| bodies[b].model.vars.is_some())
+        .filter_map(|&b| {
+            let old = before.get(&b)?;
+            Some(kinetic_energy(&bodies[b], &after[&b]) - kinetic_energy(&bodies[b], old))
+        })
+        .sum()
+}
+
+/// The records that stand, in time order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ledger {
+    records: Vec<EnergyRecord>,
+}
+
+impl Ledger {
+    /// Adds a record (kept in time order; equal times in the order they were made).
+    pub fn record(&mut self, record: EnergyRecord) {
+        if record.change == 0.0 {
+            return;
+        }
+        let at = self.records.partition_point(|r| r.time <= record.time);
+        self.records.insert(at, record);
+    }
+
+    /// Forgets the records of `body` after `time` (from `time` on, when `reset`), as its
+    /// collisions are forgotten when it is backed up there.
+    pub fn truncate(&mut self, body: usize, time: f64, reset: bool) {
+        let from = self.records.partition_point(|r| r.time < time);
+        let mut later = self.records.split_off(from);
+        later.retain(|r| {
+            let undone = r.time > time || (reset && r.time >= time);
+            !(undone && r.bodies.contains(&body))
+        });
+        self.records.append(&mut later);
+    }
+
+    /// The records between bodies that keep their names after an edit (`map` from the old
+    /// scene's indices to the new), except those of `dropped` bodies.
+    pub fn inherit(&self, map: &[Option<usize>], dropped: impl Fn(usize) -> bool) -> Ledger {
+        let records = self
+            .records
+            .iter()
+            .filter_map(|r| {
+                let bodies: Option<Vec<usize>> = r.bodies.iter().map(|&b| map[b]).collect();
+                let bodies = bodies?;
+                (!bodies.iter().any(|&b| dropped(b))).then(|| EnergyRecord {
+                    bodies,
+                    ..r.clone()
+                })
+            })
+            .collect();
+        Ledger { records }
+    }
+
+    /// Forgets the records before `time` (a live run's history).
+    pub fn forget_before(&mut self, time: f64) {
+        let keep = self.records.partition_point(|r| r.time < time);
+        self.records.drain(..keep);
+    }
+
+    /// The total change per cause up to `until`, in the order of [`Cause`].
+    pub fn totals(&self, until: f64) -> Vec<(Cause, f64)> {
+        let mut totals: Vec<(Cause, f64)> = Vec::new();
+        for r in self.records.iter().take_while(|r| r.time <= until) {
+            match totals.iter_mut().find(|(c, _)| *c == r.cause) {
+                Some((_, total)) => *total += r.change,
+                None => totals.push((r.cause, r.change)),
+            }
+        }
+        totals.sort_by_key(|&(c, _)| c);
+        totals
+    }
+}

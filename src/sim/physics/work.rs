@@ -1,0 +1,372 @@
+//! The work each force, torque, link, push and pull of a scene does on the bodies over their
+//! computed motion: one line of the energy ledger per element (see
+//! [`crate::sim::energy`]).
+//!
+//! Every element keeps, per body it acts on, the force at the centre of mass and the torque
+//! about it (an offset force's torque `d × F`, a link's force at its attachment point) as
+//! nodes of the scene's pool. Its work over a motion is summed over the intervals between the
+//! bodies' computed points: on `[tᵢ, tᵢ₊₁]` the average force times the centre of mass's
+//! displacement plus the average torque times the average angular velocity times `Δt`.
+//! Taking the displacement from the position tracks (rather than `∫ F·v dt`) makes a constant
+//! force's work exactly minus the change of its potential energy as the output shows it, so a
+//! ledger of kinetic energy plus this work accounts for the energy a reader computes from the
+//! sampled motion, and the integrator's own error is what remains.
+
+use super::body::{BodyModel, BODY_VARIABLES};
+use super::interaction::InteractionInputs;
+use super::symbols::{state, Channel, Meaning, SymbolTable};
+use super::trajectory::Curves;
+use crate::lang::span::Span;
+use crate::sim::motion::Tracks;
+use crate::sim::track::{Cursor, Side};
+use crate::sim::VarId;
+use crate::sym::{Node, Pool, Symbol, Tape, Vec3, Workspace};
+use nalgebra::Vector3;
+
+/// What kind of scene element does the work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementKind {
+    Force,
+    Torque,
+    Link,
+    /// Live mode's push on a body.
+    Push,
+    /// Live mode's pull spring.
+    Pull,
+}
+
+impl ElementKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementKind::Force => "force",
+            ElementKind::Torque => "torque",
+            ElementKind::Link => "link",
+            ElementKind::Push => "push",
+            ElementKind::Pull => "pull",
+        }
+    }
+}
+
+/// One element's load on one body: the force at its centre of mass and the torque about it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Load {
+    pub body: usize,
+    pub force: Vec3,
+    pub torque: Vec3,
+}
+
+/// A scene element that does work, and its loads.
+#[derive(Clone, Debug)]
+pub(crate) struct WorkElement {
+    pub kind: ElementKind,
+    /// The command that made it, if it comes from the text.
+    pub span: Option<Span>,
+    pub parts: Vec<Load>,
+}
+
+/// The work one element did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Work {
+    pub kind: ElementKind,
+    pub span: Option<Span>,
+    /// Names of the bodies it acts on.
+    pub bodies: Vec<String>,
+    /// Joules.
+    pub work: f64,
+}
+
+/// What evaluating an element's loads needs besides the motion.
+pub(crate) struct Evaluation<'a> {
+    pub pool: &'a Pool,
+    pub symbols: &'a SymbolTable,
+    pub curves: &'a Curves,
+    pub inputs: &'a InteractionInputs,
+    pub bodies: &'a [BodyModel],
+}
+
+impl WorkElement {
+    /// The work this element did from the start of `tracks` to `until` (or to where the motion
+    /// is computed, if earlier). Fixed bodies do no work and get no parts.
+    pub(crate) fn work(&self, eval: &Evaluation<'_>, tracks: &Tracks, until: f64) -> Work {
+        let names = self
+            .parts
+            .iter()
+            .map(|p| eval.bodies[p.body].name.clone())
+            .collect();
+        let work = match Loads::compile(self, eval) {
+            Some(mut loads) => loads.work(self, eval, tracks, until),
+            None => 0.0,
+        };
+        Work {
+            kind: self.kind,
+            span: self.span,
+            bodies: names,
+            work,
+        }
+    }
+}
+
+/// An element's loads compiled into one tape: its arguments are time, the state variables of
+/// the bodies it reads (thirteen each: its parts' bodies first, in part order, then any other
+/// body its expressions read), then the channels and external inputs it reads; its outputs are
+/// each part's force and torque.
+struct Loads {
+    tape: Tape,
+    workspace: Workspace,
+    /// The bodies whose states are arguments.
+    reads: Vec<usize>,
+    arguments: Vec<f64>,
+    outputs: Vec<f64>,
+    channels: Vec<Channel>,
+    /// Argument slot and input index of each external input read.
+    external: Vec<(usize, usize)>,
+}
+
+impl Loads {
+    fn compile(element: &WorkElement, eval: &Evaluation<'_>) -> Option<Loads> {
+        let roots: Vec<Node> = element
+            .parts
+            .iter()
+            .flat_map(|p| p.force.to_array().into_iter().chain(p.torque.to_array()))
+            .collect();
+        if roots.is_empty() {
+            return None;
+        }
+        let mut pool = Pool::new();
+        let outputs = pool.import(eval.pool, &roots);
+        let mut reads: Vec<usize> = element.parts.iter().map(|p| p.body).collect();
+        for &node in &outputs {
+            for &symbol in pool.symbols(node) {
+                if let Meaning::State(var) = eval.symbols.meaning(symbol) {
+                    let body = body_of(eval.bodies, var)?;
+                    if !reads.contains(&body) {
+                        reads.push(body);
+                    }
+                }
+            }
+        }
+        let mut slots: Vec<(Symbol, usize)> = Vec::new();
+        for (k, &body) in reads.iter().enumerate() {
+            let vars = eval.bodies[body].vars?;
+            for offset in 0..BODY_VARIABLES {
+                slots.push((state(vars.at(offset)), 1 + k * BODY_VARIABLES + offset));
+            }
+        }
+        let mut channels: Vec<(Symbol, Channel)> = Vec::new();
+        let mut external: Vec<(Symbol, usize)> = Vec::new();
+        for &node in &outputs {
+            for &symbol in pool.symbols(node) {
+                match eval.symbols.meaning(symbol) {
+                    Meaning::Channel(k) if !channels.iter().any(|&(s, _)| s == symbol) => {
+                        channels.push((symbol, eval.symbols.channels()[k]));
+                    }
+                    Meaning::Input(k) if !external.iter().any(|&(s, _)| s == symbol) => {
+                        external.push((symbol, k));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let first_channel = 1 + reads.len() * BODY_VARIABLES;
+        let first_external = first_channel + channels.len();
+        let next = first_external + external.len();
+        slots.extend(
+            channels
+                .iter()
+                .enumerate()
+                .map(|(j, &(s, _))| (s, first_channel + j)),
+        );
+        slots.extend(
+            external
+                .iter()
+                .enumerate()
+                .map(|(j, &(s, _))| (s, first_external + j)),
+        );
+        let channels = channels.into_iter().map(|(_, c)| c).collect();
+        let external = external
+            .into_iter()
+            .enumerate()
+            .map(|(j, (_, k))| (first_external + j, k))
+            .collect();
+        let slot_of = |symbol: Symbol| match eval.symbols.meaning(symbol) {
+            Meaning::Time => Some(0),
+            _ => slots.iter().find(|&&(s, _)| s == symbol).map(|&(_, k)| k),
+        };
+        let tape = Tape::compile(&pool, &outputs, slot_of).ok()?;
+        Some(Loads {
+            workspace: tape.workspace(),
+            arguments: vec![0.0; next],
+            outputs: vec![0.0; tape.outputs()],
+            tape,
+            reads,
+            channels,
+            external,
+        })
+    }
+
+    /// The element's force and torque on each part at `t`, from the raw states of the bodies
+    /// it reads.
+    fn evaluate(&mut self, t: f64, states: &[[f64; BODY_VARIABLES]], eval: &Evaluation<'_>) {
+        self.arguments[0] = t;
+        for (k, values) in states.iter().enumerate() {
+            let at = 1 + k * BODY_VARIABLES;
+            self.arguments[at..at + BODY_VARIABLES].copy_from_slice(values);
+        }
+        let first_channel = 1 + states.len() * BODY_VARIABLES;
+        eval.curves.channel_values(
+            &self.channels,
+            t,
+            &mut self.arguments[first_channel..first_channel + self.channels.len()],
+        );
+        for &(slot, k) in &self.external {
+            self.arguments[slot] = eval.inputs.get(k);
+        }
+        if self
+            .tape
+            .eval(&self.arguments, &mut self.outputs, &mut self.workspace)
+            .is_err()
+        {
+            self.outputs.fill(0.0);
+        }
+    }
+
+    fn work(
+        &mut self,
+        element: &WorkElement,
+        eval: &Evaluation<'_>,
+        tracks: &Tracks,
+        until: f64,
+    ) -> f64 {
+        let times = merged_times(&self.reads, eval, tracks, until);
+        let parts = element.parts.len();
+        let mut cursors = vec![[Cursor::default(); BODY_VARIABLES]; self.reads.len()];
+        let mut states = vec![[0.0; BODY_VARIABLES]; self.reads.len()];
+        let mut previous: Option<(f64, Vec<f64>, Vec<[f64; BODY_VARIABLES]>)> = None;
+        let mut total = 0.0;
+        for (time, side) in times {
+            let read = self.reads.iter().zip(&mut cursors).zip(&mut states).all(
+                |((&body, cursors), values)| {
+                    raw_state(tracks, &eval.bodies[body], time, side, cursors, values)
+                },
+            );
+            if !read {
+                break;
+            }
+            self.evaluate(time, &states, eval);
+            if let Some((t0, loads0, states0)) = &previous {
+                let dt = time - t0;
+                if dt > 0.0 {
+                    for k in 0..parts {
+                        let body = &eval.bodies[element.parts[k].body];
+                        let (force0, torque0) = load(loads0, k);
+                        let (force1, torque1) = load(&self.outputs, k);
+                        let (x0, w0) = position_and_spin(body, &states0[k]);
+                        let (x1, w1) = position_and_spin(body, &states[k]);
+                        total += (force0 + force1).dot(&(x1 - x0)) / 2.0
+                            + (torque0 + torque1).dot(&(w0 + w1)) / 4.0 * dt;
+                    }
+                }
+            }
+            previous = Some((time, self.outputs.clone(), states.clone()));
+        }
+        total
+    }
+}
+
+/// The moving body whose block holds `var`.
+fn body_of(bodies: &[BodyModel], var: VarId) -> Option<usize> {
+    bodies.iter().position(|b| {
+        b.vars
+            .is_some_and(|v| (v.first.0..v.first.0 + BODY_VARIABLES as u32).contains(&var.0))
+    })
+}
+
+/// Part `k`'s force and torque in a tape's outputs.
+fn load(outputs: &[f64], k: usize) -> (Vector3<f64>, Vector3<f64>) {
+    let at = 6 * k;
+    (
+        Vector3::new(outputs[at], outputs[at + 1], outputs[at + 2]),
+        Vector3::new(outputs[at + 3], outputs[at + 4], outputs[at + 5]),
+    )
+}
+
+fn position_and_spin(
+    body: &BodyModel,
+    values: &[f64; BODY_VARIABLES],
+) -> (Vector3<f64>, Vector3<f64>) {
+    let state = body.state_of(values).0;
+    (state.position, state.angular_velocity)
+}
+
+/// The times at which any variable of `bodies` was computed, up to `until`, each
+/// jump as two entries (before, then after).
+fn merged_times(
+    bodies: &[usize],
+    eval: &Evaluation<'_>,
+    tracks: &Tracks,
+    until: f64,
+) -> Vec<(f64, Side)> {
+    let mut times: Vec<(f64, bool)> = Vec::new();
+    let mut end = until;
+    let mut seen = Vec::new();
+    for &body in bodies {
+        let Some(vars) = eval.bodies[body].vars else {
+            continue;
+        };
+        for offset in 0..BODY_VARIABLES {
+            let Some((c, _)) = tracks.location(vars.at(offset)) else {
+                continue;
+            };
+            if seen.contains(&c) {
+                continue;
+            }
+            seen.push(c);
+            let track = tracks.read(c);
+            end = end.min(track.end_time());
+            let t = track.times();
+            times.extend(
+                t.iter()
+                    .enumerate()
+                    .map(|(i, &time)| (time, t.get(i + 1) == Some(&time))),
+            );
+        }
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut merged: Vec<(f64, bool)> = Vec::with_capacity(times.len());
+    for (time, jump) in times {
+        match merged.last_mut() {
+            Some(last) if last.0 == time => last.1 |= jump,
+            _ if time <= end => merged.push((time, jump)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::with_capacity(merged.len() + 8);
+    for (time, jump) in merged {
+        if jump {
+            out.push((time, Side::Before));
+        }
+        out.push((time, Side::After));
+    }
+    out
+}
+
+/// The raw values of `body`'s thirteen variables at `t` (a fixed body's are never read).
+fn raw_state(
+    tracks: &Tracks,
+    body: &BodyModel,
+    t: f64,
+    side: Side,
+    cursors: &mut [Cursor; BODY_VARIABLES],
+    out: &mut [f64; BODY_VARIABLES],
+) -> bool {
+    let Some(vars) = body.vars else {
+        return false;
+    };
+    for (k, (value, cursor)) in out.iter_mut().zip(cursors.iter_mut()).enumerate() {
+        match tracks.value(vars.at(k), t, side, cursor) {
+            Some(v) => *value = v,
+            None => return false,
+        }
+    }
+    true
+}
