@@ -1,6 +1,7 @@
 //! Tcl lists as text: splitting a string into elements, and quoting elements into a string
 //! that splits back into the same elements (with tclsh's choice of braces or backslashes).
 
+use super::budget::{Exhausted, Ticker};
 use super::parse::decode_backslash;
 use super::span::Span;
 use super::value::Value;
@@ -10,12 +11,16 @@ fn is_list_space(b: u8) -> bool {
 }
 
 /// Splits `text` into list elements. When the text is a literal at `origin`, elements that are
-/// written without backslash sequences remember their own origin inside it.
+/// written without backslash sequences remember their own origin inside it. Splitting stops
+/// with an error when the running evaluation's budget runs out (a string of a hundred million
+/// elements is refused, not split into gigabytes of values).
 pub fn parse(text: &str, origin: Option<Span>) -> Result<Vec<Value>, String> {
     let b = text.as_bytes();
     let mut items = Vec::new();
     let mut i = 0;
+    let mut ticker = Ticker::default();
     loop {
+        ticker.tick().map_err(exhausted_message)?;
         while i < b.len() && is_list_space(b[i]) {
             i += 1;
         }
@@ -155,9 +160,26 @@ pub fn format(items: &[Value]) -> String {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || format_flat(items))
 }
 
+/// The message of a list conversion stopped by the budget; the interpreter reports the limit
+/// itself at its next check.
+fn exhausted_message(which: Exhausted) -> String {
+    match which {
+        Exhausted::Memory => "list conversion stopped: memory limit exceeded".to_string(),
+        Exhausted::Time => "list conversion stopped: time limit exceeded".to_string(),
+    }
+}
+
+/// The formatting loop. When the evaluation's budget runs out part way, the text stops there:
+/// the evaluation is failing with the limit error, which `catch` cannot stop, so no command
+/// of it reads the short text; what an aborted evaluation leaves in variables is not to be
+/// trusted.
 fn format_flat(items: &[Value]) -> String {
     let mut out = String::new();
+    let mut ticker = Ticker::default();
     for (i, item) in items.iter().enumerate() {
+        if ticker.tick().is_err() {
+            break;
+        }
         if i > 0 {
             out.push(' ');
         }

@@ -14,10 +14,13 @@
 //!   optional origin span for unmodified literals of the text.
 //! - [`interp`] evaluates: frames, variables, procs, errors, limits, and the embedding API that
 //!   the scene's element commands are built on. The built-in commands live in `cmds`.
+//! - [`budget`] measures the memory an evaluation holds (through the process's counting
+//!   allocator) and its time, for the limits, where the parser and built-ins can poll them.
 //! - [`error`] is the located error that leaves the interpreter, printable as a GNU-style
 //!   diagnostic.
 
 pub mod ast;
+pub mod budget;
 mod cmds;
 mod code;
 pub mod error;

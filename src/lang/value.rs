@@ -19,6 +19,12 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::rc::Rc;
 
+/// Heap bytes one new value takes beyond its text and elements: the shared cell with its
+/// reference counts, as the allocator rounds it. Built-ins multiply it by the number of values
+/// they are about to make, to refuse a result that would not fit in the memory limit.
+pub const VALUE_COST: usize =
+    (std::mem::size_of::<Repr>() + 2 * std::mem::size_of::<usize>() + 8).next_multiple_of(16);
+
 /// A Tcl value. Cloning is a reference-count increment.
 #[derive(Clone)]
 pub struct Value(Rc<Repr>);

@@ -129,9 +129,9 @@ pub fn format_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
         interp.check_memory(out.len() + spec.width + spec.precision.unwrap_or(0))?;
         i += 1;
         let field = convert(&spec, take(&mut next_arg)?)?;
+        interp.check_memory(out.len() + field.len())?;
         pad(&spec, &field, &mut out);
     }
-    interp.charge(out.len())?;
     Ok(Value::from(out))
 }
 

@@ -1,7 +1,13 @@
 //! Tcl's glob-style pattern matching (`string match`, `lsearch -glob`, `info commands` …):
 //! `*` any run, `?` one character, `[a-z]` a set or range, `\x` the character x.
 
-/// Whether `text` matches `pattern`, optionally ignoring case.
+use crate::lang::budget::Ticker;
+
+/// Bytes [`glob_match`] takes per byte of its pattern and text (at most one character each).
+pub const MATCH_COST: usize = std::mem::size_of::<char>();
+
+/// Whether `text` matches `pattern`, optionally ignoring case. Takes four bytes per character
+/// of both, which callers check against the memory limit ([`MATCH_COST`]).
 pub fn glob_match(pattern: &str, text: &str, nocase: bool) -> bool {
     let fold = |c: char| {
         if nocase {
@@ -16,11 +22,18 @@ pub fn glob_match(pattern: &str, text: &str, nocase: bool) -> bool {
 }
 
 /// Iterative matcher: on a mismatch after a `*`, retry with the star absorbing one more
-/// character. Linear in practice, with no recursion on hostile patterns.
+/// character. Linear in practice, with no recursion on hostile patterns; a hostile one can
+/// still take the product of the lengths, so the matcher polls the evaluation's budget and
+/// answers "no match" once time has run out (the interpreter reports the limit at its next
+/// command).
 fn matches(p: &[char], t: &[char]) -> bool {
     let (mut pi, mut ti) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
+    let mut ticker = Ticker::default();
     while ti < t.len() {
+        if ticker.tick().is_err() {
+            return false;
+        }
         if pi < p.len() {
             match p[pi] {
                 '*' => {

@@ -1,20 +1,27 @@
 //! List commands: `list lindex llength lappend lrange lsearch lreverse linsert lreplace lset
 //! lassign lrepeat concat join split`.
 
-use super::{arity, concat_values, glob_match, index_of, int_of, list_of, values};
+use super::{arity, concat_values, glob_match, index_of, int_of, list_of, values, MATCH_COST};
+use crate::lang::budget::Ticker;
 use crate::lang::interp::{split_name, Arg, Exception, Interp};
-use crate::lang::value::Value;
+use crate::lang::value::{Value, VALUE_COST};
 
-/// Bytes charged per list element created (the element handle).
+/// The smallest heap block a short string takes.
+const STRING_COST: usize = 32;
+
+/// Bytes a list element takes in its list (the handle).
 const ELEMENT_COST: usize = std::mem::size_of::<Value>();
 
-fn charge_elements(interp: &mut Interp, n: usize) -> Result<(), Exception> {
-    interp.charge(n.saturating_mul(ELEMENT_COST))
+/// Refuses a list of `n` elements about to be made if it would not fit in the memory limit.
+fn check_elements(interp: &mut Interp, n: usize) -> Result<(), Exception> {
+    interp.check_memory(n.saturating_mul(ELEMENT_COST))
 }
 
-/// Charges a list about to be built from `copies` repetitions of `items`: the handles, and
-/// the text the list's string form will hold, for elements whose text is already known.
-fn charge_repeated(interp: &mut Interp, items: &[Value], copies: usize) -> Result<(), Exception> {
+/// Refuses a list about to be built from `copies` repetitions of `items` if it would not fit:
+/// the handles, and the text the list's string form will hold, for elements whose text is
+/// already known (asking for the text of a million copies of a long string must fail here,
+/// not when the text is made).
+fn check_repeated(interp: &mut Interp, items: &[Value], copies: usize) -> Result<(), Exception> {
     let text: usize = items
         .iter()
         .map(|v| {
@@ -26,12 +33,12 @@ fn charge_repeated(interp: &mut Interp, items: &[Value], copies: usize) -> Resul
         })
         .sum();
     let each = text.saturating_add(items.len().saturating_mul(ELEMENT_COST));
-    interp.charge(each.saturating_mul(copies))
+    interp.check_memory(each.saturating_mul(copies))
 }
 
 pub fn list_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     let items = values(&args[1..]);
-    charge_repeated(interp, &items, 1)?;
+    check_repeated(interp, &items, 1)?;
     Ok(Value::from_list(items))
 }
 
@@ -89,7 +96,7 @@ pub fn lappend_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
             _ => 0,
         }
     };
-    charge_elements(interp, copied + args.len() - 2)?;
+    check_elements(interp, copied + args.len() - 2)?;
     let slot = interp.var_slot(name, index)?;
     let items = slot.list_mut().map_err(Exception::error)?;
     items.extend(args[2..].iter().map(|a| a.value.clone()));
@@ -110,17 +117,15 @@ pub fn lrange_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
     arity(args, 3, Some(3), "list first last")?;
     let items = list_of(&args[1].value)?;
     let (a, b) = range(&args[2].value, &args[3].value, items.len())?;
-    let slice = items[a..b].to_vec();
-    charge_elements(interp, slice.len())?;
-    Ok(Value::from_list(slice))
+    check_elements(interp, b - a)?;
+    Ok(Value::from_list(items[a..b].to_vec()))
 }
 
 pub fn lreverse_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 1, Some(1), "list")?;
-    let mut items = list_of(&args[1].value)?.to_vec();
-    items.reverse();
-    charge_elements(interp, items.len())?;
-    Ok(Value::from_list(items))
+    let items = list_of(&args[1].value)?;
+    check_elements(interp, items.len())?;
+    Ok(Value::from_list(items.iter().rev().cloned().collect()))
 }
 
 pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
@@ -165,8 +170,12 @@ pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
         false => None,
     };
     let mut found = Vec::new();
+    let mut ticker = Ticker::default();
     for (k, item) in items.iter().enumerate().skip(start) {
+        interp.tick(&mut ticker)?;
         let hit = if !exact {
+            let size = pattern.as_str().len() + item.as_str().len();
+            interp.check_memory(size.saturating_mul(MATCH_COST))?;
             glob_match(pattern.as_str(), item.as_str(), nocase)
         } else if wanted.is_some() {
             item.as_int() == wanted
@@ -187,7 +196,6 @@ pub fn lsearch_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
         }
     }
     if all {
-        charge_elements(interp, found.len())?;
         return Ok(Value::from_list(found));
     }
     Ok(found.pop().unwrap_or_else(|| {
@@ -210,16 +218,19 @@ fn insertion_point(index: &Value, len: usize) -> Result<usize, Exception> {
 
 pub fn linsert_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 2, None, "list index ?element ...?")?;
-    let mut items = list_of(&args[1].value)?.to_vec();
+    let list = list_of(&args[1].value)?;
+    check_elements(interp, list.len() + args.len() - 3)?;
+    let mut items = list.to_vec();
     let at = insertion_point(&args[2].value, items.len())?;
     items.splice(at..at, values(&args[3..]));
-    charge_elements(interp, items.len())?;
     Ok(Value::from_list(items))
 }
 
 pub fn lreplace_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 3, None, "list first last ?element ...?")?;
-    let mut items = list_of(&args[1].value)?.to_vec();
+    let list = list_of(&args[1].value)?;
+    check_elements(interp, list.len() + args.len().saturating_sub(4))?;
+    let mut items = list.to_vec();
     let len = items.len();
     let first = index_of(&args[2].value, len)?.clamp(0, len as i64) as usize;
     let last = index_of(&args[3].value, len)?;
@@ -229,7 +240,6 @@ pub fn lreplace_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exceptio
         (last + 1).min(len as i64) as usize
     };
     items.splice(first..end, values(&args[4..]));
-    charge_elements(interp, items.len())?;
     Ok(Value::from_list(items))
 }
 
@@ -292,7 +302,9 @@ fn set_path(mut list: Value, path: &[Value], new: Value) -> Result<Value, (Excep
 
 pub fn lassign_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 1, None, "list ?varName ...?")?;
-    let items = list_of(&args[1].value)?.to_vec();
+    let list = list_of(&args[1].value)?;
+    check_elements(interp, list.len())?;
+    let items = list.to_vec();
     let names = &args[2..];
     for (k, name) in names.iter().enumerate() {
         let v = items.get(k).cloned().unwrap_or_else(Value::empty);
@@ -314,7 +326,7 @@ pub fn lrepeat_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
     if one.is_empty() {
         return Ok(Value::from_list(Vec::new()));
     }
-    charge_repeated(interp, &one, count as usize)?;
+    check_repeated(interp, &one, count as usize)?;
     let total = (count as usize).saturating_mul(one.len());
     let mut items = Vec::with_capacity(total);
     for _ in 0..count {
@@ -324,25 +336,30 @@ pub fn lrepeat_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception
 }
 
 pub fn concat_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
-    let text = concat_values(&values(&args[1..]));
-    interp.charge(text.len())?;
-    Ok(Value::from(text))
+    let size: usize = args[1..].iter().map(|a| a.value.as_str().len() + 1).sum();
+    interp.check_memory(size)?;
+    Ok(Value::from(concat_values(&values(&args[1..]))))
 }
 
 pub fn join_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 1, Some(2), "list ?joinString?")?;
     let sep = args.get(2).map_or(" ", |a| a.value.as_str());
     let items = list_of(&args[1].value)?;
-    let size: usize = items.iter().map(|v| v.as_str().len() + sep.len()).sum();
+    let mut ticker = Ticker::default();
+    let mut size = 0usize;
+    for item in items {
+        interp.tick(&mut ticker)?;
+        size = size.saturating_add(item.as_str().len() + sep.len());
+    }
     interp.check_memory(size)?;
     let mut out = String::with_capacity(size);
     for (k, item) in items.iter().enumerate() {
+        interp.tick(&mut ticker)?;
         if k > 0 {
             out.push_str(sep);
         }
         out.push_str(item.as_str());
     }
-    interp.charge(out.len())?;
     Ok(Value::from(out))
 }
 
@@ -353,14 +370,32 @@ pub fn split_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
         Some(a) => a.value.as_str().chars().collect(),
         None => vec![' ', '\t', '\n', '\r'],
     };
-    let items: Vec<Value> = if text.is_empty() {
-        Vec::new()
-    } else if seps.is_empty() {
-        text.chars().map(|c| Value::from(c.to_string())).collect()
+    if text.is_empty() {
+        return Ok(Value::from_list(Vec::new()));
+    }
+    // Count the elements first: each is a new value, and a long string split into characters
+    // would take a hundred times its own size.
+    let mut ticker = Ticker::default();
+    let mut count = 1usize;
+    for c in text.chars() {
+        interp.tick(&mut ticker)?;
+        if seps.is_empty() || seps.contains(&c) {
+            count += 1;
+        }
+    }
+    let each = ELEMENT_COST + VALUE_COST + STRING_COST;
+    interp.check_memory(count.saturating_mul(each).saturating_add(text.len()))?;
+    let mut items = Vec::with_capacity(count);
+    if seps.is_empty() {
+        for c in text.chars() {
+            interp.tick(&mut ticker)?;
+            items.push(Value::from(c.to_string()));
+        }
     } else {
-        text.split(|c| seps.contains(&c)).map(Value::from).collect()
-    };
-    charge_elements(interp, items.len())?;
-    interp.charge(text.len())?;
+        for piece in text.split(|c| seps.contains(&c)) {
+            interp.tick(&mut ticker)?;
+            items.push(Value::from(piece));
+        }
+    }
     Ok(Value::from_list(items))
 }

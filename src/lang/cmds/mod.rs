@@ -13,7 +13,7 @@ mod sort;
 mod strings;
 mod variables;
 
-pub use glob::glob_match;
+pub use glob::{glob_match, MATCH_COST};
 
 use super::interp::{Arg, Exception, Interp};
 use super::number::parse_int;

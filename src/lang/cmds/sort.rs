@@ -2,9 +2,14 @@
 //! -index -stride`. The sort is stable, as Tcl's merge sort is.
 
 use super::{arity, index_of, int_of, list_of};
+use crate::lang::budget::Ticker;
 use crate::lang::interp::{Arg, Exception, Interp};
 use crate::lang::value::Value;
 use std::cmp::Ordering;
+
+/// Bytes one sort entry takes besides its key's text: the key, the group slice, the element
+/// in the sorted list and the smallest block the key's text takes.
+const KEY_COST: usize = std::mem::size_of::<(Key, &[Value])>() + std::mem::size_of::<Value>() + 32;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -79,9 +84,18 @@ pub fn lsort_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
             "list size must be a multiple of the stride length",
         ));
     }
+    // The keys copy the elements' text: refuse before making them if they would not fit.
+    let mut ticker = Ticker::default();
+    let mut key_bytes = 0usize;
+    for item in items {
+        interp.tick(&mut ticker)?;
+        key_bytes = key_bytes.saturating_add(item.as_str().len() + KEY_COST);
+    }
+    interp.check_memory(key_bytes)?;
     let groups: Vec<&[Value]> = items.chunks(stride).collect();
     let mut keyed = Vec::with_capacity(groups.len());
     for group in groups {
+        interp.tick(&mut ticker)?;
         let element = match &index {
             Some(ix) => key_element(group, ix, stride)?,
             None => group[0].clone(),
@@ -102,7 +116,21 @@ pub fn lsort_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
             ord
         }
     };
-    keyed.sort_by(|a, b| compare(&a.0, &b.0));
+    // The sort cannot be left part way: once the budget runs out, every comparison says
+    // "equal", which ends it quickly, and the limit is reported after it.
+    let mut stopped = None;
+    keyed.sort_by(|a, b| {
+        if stopped.is_none() {
+            stopped = ticker.tick().err();
+        }
+        match stopped {
+            Some(_) => Ordering::Equal,
+            None => compare(&a.0, &b.0),
+        }
+    });
+    if let Some(which) = stopped {
+        interp.exhausted(which)?;
+    }
     if unique {
         // Of a run of equal keys, the last one stays.
         let mut kept: Vec<(Key, &[Value])> = Vec::with_capacity(keyed.len());
@@ -120,7 +148,6 @@ pub fn lsort_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
         .into_iter()
         .flat_map(|(_, group)| group.iter().cloned())
         .collect();
-    interp.charge(out.len() * std::mem::size_of::<Value>())?;
     Ok(Value::from_list(out))
 }
 

@@ -1,6 +1,7 @@
 //! `string` and its subcommands. Indices count characters, not bytes.
 
-use super::{glob_match, index_of, int_of, list_of, sub_arity};
+use super::{glob_match, index_of, int_of, list_of, sub_arity, MATCH_COST};
+use crate::lang::budget::{Exhausted, Ticker};
 use crate::lang::interp::{Arg, Exception, Interp};
 use crate::lang::number::Number;
 use crate::lang::value::{parse_boolean_word, Value};
@@ -36,6 +37,7 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
             if last < first {
                 return Ok(Value::empty());
             }
+            interp.check_memory(s.len())?;
             Ok(Value::from(char_slice(
                 s,
                 first as usize,
@@ -50,13 +52,16 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
                 Some(3),
                 "needleString haystackString ?startIndex?",
             )?;
+            interp.check_memory((arg(2).len() + arg(3).len()) * std::mem::size_of::<char>())?;
             let needle: Vec<char> = arg(2).chars().collect();
             let hay: Vec<char> = arg(3).chars().collect();
             let limit = match args.get(4) {
                 Some(a) => Some(index_of(&a.value, hay.len())?),
                 None => None,
             };
-            Ok(Value::from_int(find(&needle, &hay, sub == "first", limit)))
+            let found = find(&needle, &hay, sub == "first", limit);
+            let found = found.or_else(|which| interp.exhausted(which).map(|_| -1))?;
+            Ok(Value::from_int(found))
         }
         "map" => {
             sub_arity(args, 2, 2, Some(3), "?-nocase? charMap string")?;
@@ -73,24 +78,20 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
             }
             let budget = interp.memory_left();
             match string_map(map, args[args.len() - 1].value.as_str(), nocase, budget) {
-                Some(out) => {
-                    interp.charge(out.len())?;
-                    Ok(Value::from(out))
-                }
-                None => interp
-                    .charge(budget.saturating_add(1))
-                    .map(|_| Value::empty()),
+                Ok(out) => Ok(Value::from(out)),
+                Err(which) => interp.exhausted(which).map(|_| Value::empty()),
             }
         }
         "tolower" | "toupper" => {
             sub_arity(args, 2, 1, Some(3), "string ?first? ?last?")?;
             let s = arg(2);
+            // A character's other case takes at most three times its bytes.
+            interp.check_memory(s.len().saturating_mul(3))?;
             let out = if sub == "tolower" {
                 s.to_lowercase()
             } else {
                 s.to_uppercase()
             };
-            interp.charge(out.len())?;
             Ok(Value::from(out))
         }
         "trim" | "trimleft" | "trimright" => {
@@ -106,22 +107,25 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
                 "trimleft" => s.trim_start_matches(strip),
                 _ => s.trim_end_matches(strip),
             };
+            interp.check_memory(out.len())?;
             Ok(Value::from(out))
         }
         "repeat" => {
             sub_arity(args, 2, 2, Some(2), "string count")?;
             let count = int_of(&args[3].value)?.max(0) as usize;
             let s = arg(2);
-            interp.charge(s.len().saturating_mul(count))?;
+            interp.check_memory(s.len().saturating_mul(count))?;
             Ok(Value::from(s.repeat(count)))
         }
         "reverse" => {
             sub_arity(args, 2, 1, Some(1), "string")?;
+            interp.check_memory(arg(2).len())?;
             Ok(Value::from(arg(2).chars().rev().collect::<String>()))
         }
         "cat" => {
+            let size: usize = args[2..].iter().map(|a| a.value.as_str().len()).sum();
+            interp.check_memory(size)?;
             let out: String = args[2..].iter().map(|a| a.value.as_str()).collect();
-            interp.charge(out.len())?;
             Ok(Value::from(out))
         }
         "equal" | "compare" => {
@@ -164,6 +168,8 @@ pub fn string_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
                     arg(2)
                 )));
             }
+            let size = arg(args.len() - 2).len() + arg(args.len() - 1).len();
+            interp.check_memory(size.saturating_mul(MATCH_COST))?;
             Ok(Value::from_bool(glob_match(
                 arg(args.len() - 2),
                 arg(args.len() - 1),
@@ -204,30 +210,40 @@ fn char_slice(s: &str, from: usize, to: usize) -> &str {
 }
 
 /// `string first`/`string last`: the character index of `needle` in `hay`, or -1. `limit` is
-/// the start index for `first` and the last allowed start for `last`.
-fn find(needle: &[char], hay: &[char], first: bool, limit: Option<i64>) -> i64 {
+/// the start index for `first` and the last allowed start for `last`. Each start position
+/// compares up to the needle's length, so a long needle in a long haystack polls the budget.
+fn find(needle: &[char], hay: &[char], first: bool, limit: Option<i64>) -> Result<i64, Exhausted> {
     if needle.is_empty() || needle.len() > hay.len() {
-        return -1;
+        return Ok(-1);
     }
     let last_start = hay.len() - needle.len();
-    let at = |i: usize| hay[i..i + needle.len()] == *needle;
-    if first {
+    let mut ticker = Ticker::default();
+    let mut at = |i: usize| -> Result<bool, Exhausted> {
+        ticker.tick()?;
+        Ok(hay[i..i + needle.len()] == *needle)
+    };
+    let starts: Box<dyn Iterator<Item = usize>> = if first {
         let from = limit.unwrap_or(0).max(0) as usize;
-        (from..=last_start)
-            .find(|&i| at(i))
-            .map_or(-1, |i| i as i64)
+        Box::new(from..=last_start)
     } else {
         let upto = match limit {
-            Some(l) if l < 0 => return -1,
+            Some(l) if l < 0 => return Ok(-1),
             Some(l) => (l as usize).min(last_start),
             None => last_start,
         };
-        (0..=upto).rev().find(|&i| at(i)).map_or(-1, |i| i as i64)
+        Box::new((0..=upto).rev())
+    };
+    for i in starts {
+        if at(i)? {
+            return Ok(i as i64);
+        }
     }
+    Ok(-1)
 }
 
-/// `string map`; `None` if the result would grow beyond `budget` bytes.
-fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Option<String> {
+/// `string map`; refused if the result would grow beyond `budget` bytes or the evaluation's
+/// time runs out.
+fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Result<String, Exhausted> {
     let fold = |t: &str| {
         if nocase {
             t.to_lowercase()
@@ -240,9 +256,14 @@ fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Option<Str
         .filter(|p| !p[0].as_str().is_empty())
         .map(|p| (fold(p[0].as_str()), p[1].as_str()))
         .collect();
+    if s.len() > budget {
+        return Err(Exhausted::Memory);
+    }
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
+    let mut ticker = Ticker::default();
     'outer: while let Some(c) = rest.chars().next() {
+        ticker.tick()?;
         for (key, replacement) in &pairs {
             let head = rest.get(..key.len());
             let hit = match head {
@@ -252,7 +273,7 @@ fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Option<Str
             };
             if hit {
                 if out.len() + replacement.len() > budget {
-                    return None;
+                    return Err(Exhausted::Memory);
                 }
                 out.push_str(replacement);
                 rest = &rest[key.len()..];
@@ -262,7 +283,7 @@ fn string_map(map: &[Value], s: &str, nocase: bool, budget: usize) -> Option<Str
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
-    Some(out)
+    Ok(out)
 }
 
 fn compare(a: &str, b: &str, nocase: bool, length: Option<i64>) -> Ordering {
@@ -335,10 +356,10 @@ mod tests {
         assert_eq!(char_slice("héllo", 1, 3), "él");
         assert_eq!(char_slice("abc", 1, 10), "bc");
         let c = |s: &str| s.chars().collect::<Vec<_>>();
-        assert_eq!(find(&c("l"), &c("héllo"), true, None), 2);
-        assert_eq!(find(&c("l"), &c("héllo"), false, None), 3);
-        assert_eq!(find(&c("l"), &c("héllo"), false, Some(2)), 2);
-        assert_eq!(find(&c("x"), &c("héllo"), true, None), -1);
+        assert_eq!(find(&c("l"), &c("héllo"), true, None), Ok(2));
+        assert_eq!(find(&c("l"), &c("héllo"), false, None), Ok(3));
+        assert_eq!(find(&c("l"), &c("héllo"), false, Some(2)), Ok(2));
+        assert_eq!(find(&c("x"), &c("héllo"), true, None), Ok(-1));
     }
 
     #[test]
@@ -349,6 +370,6 @@ mod tests {
             .collect();
         assert_eq!(string_map(&map, "aabab", false, 100).unwrap(), "211");
         assert_eq!(string_map(&map, "AB", true, 100).unwrap(), "1");
-        assert_eq!(string_map(&map, "aabab", false, 2), None);
+        assert_eq!(string_map(&map, "aabab", false, 2), Err(Exhausted::Memory));
     }
 }

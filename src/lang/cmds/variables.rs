@@ -1,8 +1,9 @@
 //! Variables and output: `set unset incr append global upvar array subst puts`.
 
 use super::{arity, glob_match, int_of, list_of, sub_arity};
+use crate::lang::fxhash::FxHashMap;
 use crate::lang::interp::{split_name, Arg, Exception, Interp};
-use crate::lang::value::Value;
+use crate::lang::value::{Value, VALUE_COST};
 
 pub fn set_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 1, Some(2), "varName ?newValue?")?;
@@ -73,7 +74,7 @@ pub fn append_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception>
             0
         }
     };
-    interp.charge(copied + added)?;
+    interp.check_memory(copied + added)?;
     let slot = interp.var_slot(base, index)?;
     let text = slot.string_mut();
     for a in &args[2..] {
@@ -123,6 +124,16 @@ pub fn upvar_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
     Ok(Value::empty())
 }
 
+/// Bytes `array names` or `array get` may make from an array: a new value for each key and
+/// two list elements per entry.
+fn listing_cost(map: Option<&FxHashMap<String, Value>>) -> usize {
+    map.map_or(0, |map| {
+        map.keys()
+            .map(|k| k.len() + VALUE_COST + 2 * std::mem::size_of::<Value>())
+            .sum()
+    })
+}
+
 pub fn array_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> {
     arity(args, 2, None, "subcommand ?arg ...?")?;
     let sub = args[1].value.as_str();
@@ -141,6 +152,7 @@ pub fn array_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
         "names" => {
             sub_arity(args, 2, 1, Some(2), "arrayName ?mode? ?pattern?")?;
             let pattern = args.get(3).map(|a| a.value.as_str());
+            interp.check_memory(listing_cost(interp.array(name)))?;
             let names: Vec<Value> = match interp.array(name) {
                 Some(map) => map
                     .keys()
@@ -154,6 +166,7 @@ pub fn array_cmd(interp: &mut Interp, args: &[Arg]) -> Result<Value, Exception> 
         "get" => {
             sub_arity(args, 2, 1, Some(2), "arrayName ?pattern?")?;
             let pattern = args.get(3).map(|a| a.value.as_str());
+            interp.check_memory(listing_cost(interp.array(name)))?;
             let mut items = Vec::new();
             if let Some(map) = interp.array(name) {
                 for (k, v) in map {

@@ -23,7 +23,7 @@ impl Interp {
         let parsed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
             parse_script_with_depth(text, base, max_depth)
         });
-        let ast = parsed.map_err(|e| located_error(e, located))?;
+        let ast = parsed.map_err(|e| self.parse_failed(e, located))?;
         let code = Rc::new(compile_script(ast, Rc::from(text), base, located));
         let _ = v.compiled().set(Compiled::Script(code.clone()));
         Ok(code)
@@ -40,7 +40,7 @@ impl Interp {
         let parsed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
             parse_expr_with_depth(text, base, max_depth)
         });
-        let ast = parsed.map_err(|e| located_error(e, located))?;
+        let ast = parsed.map_err(|e| self.parse_failed(e, located))?;
         let e = Rc::new(compile_expr(ast, Rc::from(text), base, located));
         let _ = v.compiled().set(Compiled::Expr(e.clone()));
         Ok(e)
@@ -125,11 +125,11 @@ impl Interp {
                         CPart::Text(t) => out.push_str(t),
                         other => {
                             let v = self.part_value(other, code)?;
+                            self.check_memory(out.len() + v.as_str().len())?;
                             out.push_str(v.as_str());
                         }
                     }
                 }
-                self.charge(out.len())?;
                 Ok(Value::from(out))
             }
         }
@@ -159,13 +159,19 @@ impl Interp {
     }
 }
 
-/// A parse error in a script or expression being evaluated: at its own span when the text is
-/// located, else at the running command.
-pub(super) fn located_error(e: Error, located: bool) -> Exception {
-    if located {
-        Exception::error_at(e.message, e.span)
-    } else {
-        Exception::error(e.message)
+impl Interp {
+    /// A parse error in a script or expression being evaluated: at its own span when the
+    /// text is located, else at the running command. A parse stopped because memory or time
+    /// ran out is that limit's error instead.
+    pub(super) fn parse_failed(&mut self, e: Error, located: bool) -> Exception {
+        if let Some(limit) = self.exhausted_error() {
+            return limit;
+        }
+        if located {
+            Exception::error_at(e.message, e.span)
+        } else {
+            Exception::error(e.message)
+        }
     }
 }
 

@@ -1,11 +1,15 @@
-//! Resource accounting against [`Limits`]: commands run, nesting depth, bytes created and
-//! wall time.
+//! Resource accounting against [`Limits`]: commands run, nesting depth, memory held and wall
+//! time. Memory and time are kept in the thread's [`budget`], which the interpreter installs
+//! for each top-level evaluation and checks at every command; built-ins that are about to
+//! allocate much ask [`Interp::check_memory`] first.
 
 use super::{Exception, Interp, WALL_CHECK_INTERVAL};
+use crate::lang::budget::{self, Budget, Exhausted};
 
 impl Interp {
     /// Counts one command against the limits (also used for loop iterations, so that an empty
-    /// loop body still uses up the budget).
+    /// loop body still uses up the budget), and checks memory (every command) and wall time
+    /// (every [`WALL_CHECK_INTERVAL`] commands).
     pub(in crate::lang) fn count_command(&mut self) -> Result<(), Exception> {
         if let Some(message) = &self.limit_hit {
             return Err(Exception::limit(message.clone()));
@@ -17,15 +21,8 @@ impl Interp {
                 self.limits.max_commands
             ));
         }
-        if self.commands_run % WALL_CHECK_INTERVAL == 0
-            && self.started.elapsed() > self.limits.max_wall
-        {
-            return self.hit_limit(format!(
-                "time limit exceeded ({:.3} s)",
-                self.limits.max_wall.as_secs_f64()
-            ));
-        }
-        Ok(())
+        let clock = self.commands_run % WALL_CHECK_INTERVAL == 0;
+        budget::poll_with_clock(clock).or_else(|which| self.exhausted(which))
     }
 
     fn hit_limit(&mut self, message: String) -> Result<(), Exception> {
@@ -33,34 +30,64 @@ impl Interp {
         Err(Exception::limit(message))
     }
 
+    /// The limit error for a budget that ran out, from now on for every command.
+    pub(in crate::lang) fn exhausted(&mut self, which: Exhausted) -> Result<(), Exception> {
+        let message = match which {
+            Exhausted::Memory => format!(
+                "memory limit exceeded (the script may hold {} bytes)",
+                self.limits.max_memory
+            ),
+            Exhausted::Time => format!(
+                "time limit exceeded ({:.3} s)",
+                self.limits.max_wall.as_secs_f64()
+            ),
+        };
+        self.hit_limit(message)
+    }
+
+    /// The limit error if the budget ran out while code without the interpreter at hand (the
+    /// parser, list conversion) was working for this evaluation; that code stops early and
+    /// fails, and this turns its failure into the limit error it really is.
+    pub(super) fn exhausted_error(&mut self) -> Option<Exception> {
+        let which = budget::poll_with_clock(false).err()?;
+        self.exhausted(which).err()
+    }
+
+    /// Starts the memory and time budget of a top-level evaluation; returns the budget of an
+    /// evaluation this one runs inside (by another interpreter), to restore at the end.
+    pub(super) fn start_budget(&mut self) -> Option<Budget> {
+        budget::install(Some(Budget::starting_now(
+            self.limits.max_memory,
+            self.limits.max_wall,
+        )))
+    }
+
     /// Commands executed so far in the current (or last) top-level evaluation.
     pub fn commands_run(&self) -> u64 {
         self.commands_run
     }
 
-    /// Accounts for `bytes` of newly created string or list data.
-    pub fn charge(&mut self, bytes: usize) -> Result<(), Exception> {
-        self.memory = self.memory.saturating_add(bytes);
-        if self.memory > self.limits.max_memory {
-            return self.hit_limit(format!(
-                "memory limit exceeded ({} bytes of string and list data)",
-                self.limits.max_memory
-            ));
-        }
-        Ok(())
-    }
-
-    /// Checks that `bytes` more could be created, before creating them.
+    /// Checks, before allocating them, that `bytes` more could be held without passing the
+    /// memory limit; a refusal is the memory-limit error. Outside an evaluation nothing is
+    /// refused.
     pub fn check_memory(&mut self, bytes: usize) -> Result<(), Exception> {
-        if self.memory.saturating_add(bytes) > self.limits.max_memory {
-            return self.charge(bytes);
+        match budget::current() {
+            Some(b) if !b.check_bytes(bytes) => {
+                budget::exhaust(Exhausted::Memory);
+                self.exhausted(Exhausted::Memory)
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
-    /// Bytes of string and list data that may still be created in this evaluation.
+    /// Bytes that may still be allocated in this evaluation.
     pub fn memory_left(&self) -> usize {
-        self.limits.max_memory.saturating_sub(self.memory)
+        budget::current().map_or(usize::MAX, |b| b.left())
+    }
+
+    /// Checks memory and time from inside a long loop of a built-in (see [`budget::Ticker`]).
+    pub(in crate::lang) fn tick(&mut self, ticker: &mut budget::Ticker) -> Result<(), Exception> {
+        ticker.tick().or_else(|which| self.exhausted(which))
     }
 
     pub(super) fn enter(&mut self) -> Result<(), Exception> {

@@ -50,13 +50,14 @@ mod limits;
 mod procs;
 mod vars;
 
-use eval::{located_error, outside_loop};
+use eval::outside_loop;
 pub use exception::{wrong_args, ErrorState, Exception, ReturnState};
 pub use exception::{CODE_BREAK, CODE_CONTINUE, CODE_ERROR, CODE_OK, CODE_RETURN};
 pub(super) use procs::Proc;
 pub(super) use vars::split_name;
 
 use super::ast::{self, Part};
+use super::budget;
 use super::code::{compile_parts, compile_script, Code};
 use super::error::Error;
 use super::fxhash::FxHashMap;
@@ -65,7 +66,7 @@ use super::span::Span;
 use super::value::Value;
 use std::io::Write;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use vars::Frame;
 
 /// Resource limits for one top-level evaluation.
@@ -148,8 +149,6 @@ pub struct Interp {
     current: usize,
     depth: usize,
     commands_run: u64,
-    memory: usize,
-    started: Instant,
     /// The first limit hit in this evaluation; every later command fails with it too.
     limit_hit: Option<String>,
     /// The innermost command running whose position in the scene text is known.
@@ -172,8 +171,6 @@ impl Interp {
             current: 0,
             depth: 0,
             commands_run: 0,
-            memory: 0,
-            started: Instant::now(),
             limit_hit: None,
             anchor: Span::default(),
             output: Output::Log,
@@ -197,14 +194,21 @@ impl Interp {
     /// stops the evaluation where it is. Starts a fresh budget of limits unless called from
     /// inside a running evaluation.
     pub fn eval_source(&mut self, text: &str) -> Result<Value, Error> {
-        if self.depth == 0 {
-            self.commands_run = 0;
-            self.memory = 0;
-            self.started = Instant::now();
-            self.limit_hit = None;
-            self.anchor = Span::default();
-        }
         let source: Rc<str> = Rc::from(text);
+        if self.depth > 0 {
+            return self.eval_commands(text, source);
+        }
+        self.commands_run = 0;
+        self.limit_hit = None;
+        self.anchor = Span::default();
+        let outer = self.start_budget();
+        let result = self.eval_commands(text, source);
+        budget::install(outer);
+        result
+    }
+
+    /// [`Interp::eval_source`]'s loop: parse one command, run it, until the text ends.
+    fn eval_commands(&mut self, text: &str, source: Rc<str>) -> Result<Value, Error> {
         let max_depth = self.limits.max_depth;
         let mut commands = parse_commands(text, 0, max_depth);
         let result = (|| {
@@ -212,7 +216,7 @@ impl Interp {
             loop {
                 let parsed = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || commands.next());
                 let Some(parsed) = parsed else { break };
-                let command = parsed.map_err(|e| located_error(e, true))?;
+                let command = parsed.map_err(|e| self.parse_failed(e, true))?;
                 let span = command.span;
                 let script = ast::Script {
                     span,
@@ -372,7 +376,7 @@ impl Interp {
         let text = v.as_str();
         let (base, located) = v.origin().map_or((0, false), |o| (o.start, true));
         let parts = parse_subst(text, base, self.limits.max_depth, flags)
-            .map_err(|e| located_error(e, located))?;
+            .map_err(|e| self.parse_failed(e, located))?;
         self.substitute(parts, Rc::from(text), base, located)
     }
 
@@ -419,9 +423,15 @@ impl Interp {
                 )))
             }
         };
-        match command {
+        let result = match command {
             Command::Native(f) => f(self, args),
             Command::Proc(p) => self.call_proc(&p, args),
+        };
+        // A built-in that stopped early because memory or time ran out (the glob matcher,
+        // list conversion) returns a short answer; the limit is the command's real outcome.
+        match self.exhausted_error() {
+            Some(limit) => Err(limit),
+            None => result,
         }
     }
 

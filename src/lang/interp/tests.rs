@@ -275,6 +275,61 @@ fn memory_limit_stops_runaway_growth() {
     assert!(e.message.contains("memory limit"), "{}", e.message);
 }
 
+/// The issue's reproducers of the sandbox's memory limit (issue 22): each one ends with the
+/// memory-limit error, located at its command, instead of growing to gigabytes.
+#[test]
+fn every_way_of_growing_memory_meets_the_limit() {
+    let cases = [
+        "split [string repeat x 100000000] {}",
+        "eval [string repeat \"set a 1;\" 10000000]",
+        "for {set i 0} {1} {incr i} {set a($i) [string repeat x 100]}",
+        "while 1 {lappend l [string repeat x 100]}",
+        "lrepeat 100000000 x",
+        "string length [lrepeat 1000000 [string repeat x 1000000]]",
+        "join [lrepeat 100 a] [string repeat x 10000000]",
+        "string repeat abc 100000000",
+        "set s [string repeat {a } 20000000]; llength $s",
+        "proc f {} {return [string repeat x 1000]}; while 1 {lappend l [f]}",
+        "set l [lrepeat 10000 x]; while 1 {lappend all [lsort $l]}",
+    ];
+    for text in cases {
+        let e = run(text).unwrap_err();
+        assert!(e.message.contains("memory limit"), "{text}: {}", e.message);
+    }
+}
+
+/// The account follows what the script holds, not what it ever made: overwriting a variable,
+/// unsetting array elements and returning from a proc give the memory back (a gigabyte made
+/// in all, a megabyte held at a time).
+#[test]
+fn freed_values_leave_the_account() {
+    for text in [
+        "for {set i 0} {$i < 1000} {incr i} {set s [string repeat x 1000000]}",
+        "for {set i 0} {$i < 1000} {incr i} {set a(k) [string repeat x 1000000]; unset a(k)}",
+        "proc f {} {set s [string repeat x 1000000]; return}
+         for {set i 0} {$i < 1000} {incr i} {f}",
+        "for {set i 0} {$i < 1000} {incr i} {set l [split [string repeat {x } 10000]]}",
+    ] {
+        assert!(run(text).is_ok(), "{text}: {:?}", run(text));
+    }
+}
+
+/// Long-running built-ins check the time limit inside their loops: without that, one
+/// command that runs for minutes never reaches the next check between commands.
+#[test]
+fn long_built_ins_meet_the_time_limit() {
+    let cases = [
+        "set l [lrepeat 4000000 b a]; lsort $l",
+        "string first [string repeat a 20000]b [string repeat a 5000000]",
+        "string match *[string repeat a 20000]b [string repeat a 1000000]",
+    ];
+    for text in cases {
+        let mut interp = small(|l| l.max_wall = Duration::from_millis(30));
+        let e = interp.eval_source(text).unwrap_err();
+        assert!(e.message.contains("time limit"), "{text}: {}", e.message);
+    }
+}
+
 #[test]
 fn pathological_nesting_is_a_located_error() {
     let n = 100_000;

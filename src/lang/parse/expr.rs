@@ -215,6 +215,7 @@ impl ExprParser<'_> {
     }
 
     fn primary(&mut self) -> Result<Expr, Error> {
+        self.p.poll()?;
         self.skip_space();
         let start = self.p.pos;
         let Some(b) = self.p.peek() else {

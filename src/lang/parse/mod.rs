@@ -16,6 +16,7 @@ pub use backslash::decode as decode_backslash;
 pub use expr::{parse_expr, parse_expr_with_depth};
 
 use super::ast::{Command, Part, Script, Word, WordKind};
+use super::budget::{Exhausted, Ticker};
 use super::error::Error;
 use super::span::Span;
 
@@ -148,6 +149,8 @@ pub(super) struct Parser<'a> {
     depth: usize,
     max_depth: usize,
     flags: SubstFlags,
+    /// Polls the evaluation's memory and time budget while a long text is parsed.
+    ticker: Ticker,
 }
 
 impl<'a> Parser<'a> {
@@ -161,7 +164,23 @@ impl<'a> Parser<'a> {
             depth: 0,
             max_depth,
             flags: SubstFlags::default(),
+            ticker: Ticker::default(),
         }
+    }
+
+    /// Counts one step of parsing against the budget of the evaluation it is for (see
+    /// [`crate::lang::budget`]): a generated script of millions of commands stops when its
+    /// parse tree has used up the memory, not when the machine has. The interpreter reports
+    /// the limit; the message here is for parses outside an evaluation, which never stop.
+    pub(super) fn poll(&mut self) -> Result<(), Error> {
+        self.ticker.tick().map_err(|which| {
+            let what = match which {
+                Exhausted::Memory => "memory",
+                Exhausted::Time => "time",
+            };
+            let at = self.pos.min(self.src.len());
+            self.error(&format!("parsing stopped: {what} limit exceeded"), at, at)
+        })
     }
 
     fn span(&self, start: usize, end: usize) -> Span {
@@ -212,7 +231,10 @@ impl<'a> Parser<'a> {
                 }
                 Some(b']') if nested => break,
                 Some(b'#') => self.skip_comment(),
-                Some(_) => commands.push(self.command()?),
+                Some(_) => {
+                    self.poll()?;
+                    commands.push(self.command()?);
+                }
             }
         }
         let end = self.pos;
@@ -277,6 +299,7 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let mut words = Vec::new();
         loop {
+            self.poll()?;
             words.push(self.word()?);
             let separated = self.skip_word_separators();
             if self.at_command_end() {
@@ -408,6 +431,7 @@ impl<'a> Parser<'a> {
             if ends {
                 break;
             }
+            self.poll()?;
             match b {
                 b'\\' if self.flags.backslashes => {
                     if until == Until::Bare && self.at(self.pos + 1) == Some(b'\n') {
