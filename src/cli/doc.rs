@@ -1,11 +1,20 @@
 //! `asgard doc`: the animation subdocuments of a compound document, from the command line.
 
-use asgard::doc::{validate, DocError, Document, LoadError};
+use asgard::doc::{validate, DocError, Document, LoadError, DEFAULT_MAX_SIZE};
 use clap::Subcommand;
 use std::fmt::Display;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct DocArgs {
+    #[command(subcommand)]
+    command: DocCommand,
+    /// The largest document read, in bytes (default 16 MiB); larger ones are refused.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_SIZE)]
+    max_size: u64,
+}
 
 #[derive(Subcommand)]
 pub enum DocCommand {
@@ -25,16 +34,17 @@ pub enum DocCommand {
     Check { file: PathBuf },
 }
 
-pub fn run(command: DocCommand) -> ExitCode {
-    let result = match command {
-        DocCommand::List { file } => list(&file),
-        DocCommand::Extract { file, index } => extract(&file, index),
+pub fn run(args: DocArgs) -> ExitCode {
+    let limit = args.max_size;
+    let result = match args.command {
+        DocCommand::List { file } => list(&file, limit),
+        DocCommand::Extract { file, index } => extract(&file, index, limit),
         DocCommand::Replace {
             file,
             index,
             scene_file,
-        } => replace(&file, index, &scene_file),
-        DocCommand::Check { file } => check(&file),
+        } => replace(&file, index, &scene_file, limit),
+        DocCommand::Check { file } => check(&file, limit),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -61,18 +71,21 @@ fn print_located(path: &Path, error: &DocError) {
     eprintln!("{}:{}: error: {}", path.display(), error.at, error.kind);
 }
 
-fn load(path: &Path) -> Result<Document, Failure> {
-    Document::load(path).map_err(|e| match e {
+fn load(path: &Path, limit: u64) -> Result<Document, Failure> {
+    Document::load_limited(path, limit).map_err(|e| match e {
         LoadError::Doc(e) => {
             print_located(path, &e);
             Failure::Reported
+        }
+        LoadError::Io(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            about(path, format!("{e}; --max-size BYTES raises it"))
         }
         LoadError::Io(e) => about(path, e),
     })
 }
 
-fn list(path: &Path) -> Result<(), Failure> {
-    let document = load(path)?;
+fn list(path: &Path, limit: u64) -> Result<(), Failure> {
+    let document = load(path, limit)?;
     let mut out = io::stdout().lock();
     for (index, sub) in document.subdocuments().iter().enumerate() {
         let first_line = sub
@@ -87,8 +100,8 @@ fn list(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn extract(path: &Path, index: usize) -> Result<(), Failure> {
-    let document = load(path)?;
+fn extract(path: &Path, index: usize, limit: u64) -> Result<(), Failure> {
+    let document = load(path, limit)?;
     let sub = document.subdocument(index).map_err(|e| about(path, e))?;
     let mut out = io::stdout().lock();
     out.write_all(sub.scene.as_bytes())
@@ -96,8 +109,8 @@ fn extract(path: &Path, index: usize) -> Result<(), Failure> {
         .map_err(|e| Failure::Message(format!("standard output: {e}")))
 }
 
-fn replace(path: &Path, index: usize, scene_file: &Path) -> Result<(), Failure> {
-    let mut document = load(path)?;
+fn replace(path: &Path, index: usize, scene_file: &Path, limit: u64) -> Result<(), Failure> {
+    let mut document = load(path, limit)?;
     let bytes = if scene_file == Path::new("-") {
         let mut bytes = Vec::new();
         io::stdin()
@@ -124,8 +137,8 @@ fn replace(path: &Path, index: usize, scene_file: &Path) -> Result<(), Failure> 
         .map_err(|e| about(path, format!("could not save: {e}")))
 }
 
-fn check(path: &Path) -> Result<(), Failure> {
-    let document = load(path)?;
+fn check(path: &Path, limit: u64) -> Result<(), Failure> {
+    let document = load(path, limit)?;
     let problems = validate(&document);
     for problem in &problems {
         print_located(path, problem);

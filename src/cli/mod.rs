@@ -22,8 +22,7 @@ pub enum Command {
     /// Evaluate scene files: errors as FILE:LINE:COL: error: MSG, a summary or JSON on request.
     Check(check::CheckArgs),
     /// Compound documents: list, extract, replace and check animation subdocuments.
-    #[command(subcommand)]
-    Doc(doc::DocCommand),
+    Doc(doc::DocArgs),
     /// Edit a scene in the graphical and language viewers (a new scene without FILE).
     Edit(edit::EditArgs),
     /// Run a scene-language script, printing `puts` output; errors as FILE:LINE:COL: error: MSG.
@@ -49,7 +48,7 @@ pub enum Command {
 pub fn run(command: Command) -> ExitCode {
     match command {
         Command::Check(args) => check::run(args),
-        Command::Doc(command) => doc::run(command),
+        Command::Doc(args) => doc::run(args),
         Command::Edit(args) => edit::run(args),
         Command::Eval { file } => eval::run(file),
         Command::Simulate(args) => simulate::run(args),

@@ -44,6 +44,66 @@ pub struct PresentationSize {
     pub height: u32,
 }
 
+/// The largest document [`Document::load`] reads: 16 MiB, far above any real compound
+/// document (the examples are a few kilobytes), and small enough that the tree of the most
+/// markup-dense document of that size stays under a gigabyte.
+pub const DEFAULT_MAX_SIZE: u64 = 16 << 20;
+
+/// Reads the bytes of the document file at `path`. Anything but a regular file (a FIFO that
+/// would block, a device such as `/dev/zero` that never ends, a directory) is refused before
+/// it is opened for reading, and again, by the opened handle, in case the path changed in
+/// between (the open itself does not block on a FIFO). A file larger than `max_size` is
+/// refused before reading, and reading stops after `max_size` bytes in case it grows.
+/// Refusals are `io::Error`s of kind `InvalidInput` (not a regular file) and `FileTooLarge`
+/// whose messages say what was expected.
+pub fn read_document_file(path: &Path, max_size: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let refuse = |metadata: &std::fs::Metadata| -> io::Result<()> {
+        let kind = metadata.file_type();
+        let what = if kind.is_file() {
+            return too_large(metadata.len(), max_size);
+        } else if kind.is_dir() {
+            "a directory"
+        } else if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_char_device() {
+            "a character device"
+        } else if kind.is_block_device() {
+            "a block device"
+        } else if kind.is_socket() {
+            "a socket"
+        } else {
+            "not a file"
+        };
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{what}, not a regular file; expected a document file"),
+        ))
+    };
+    refuse(&std::fs::metadata(path)?)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)?;
+    refuse(&file.metadata()?)?;
+    let mut bytes = Vec::new();
+    file.take(max_size.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    too_large(bytes.len() as u64, max_size)?;
+    Ok(bytes)
+}
+
+fn too_large(size: u64, max_size: u64) -> io::Result<()> {
+    if size <= max_size {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("the document is larger than the document size limit of {max_size} bytes"),
+    ))
+}
+
 /// A document that could not be loaded.
 #[derive(Debug)]
 pub enum LoadError {
@@ -96,9 +156,15 @@ impl Document {
         }
     }
 
-    /// Reads the document stored at `path`.
+    /// Reads the document stored at `path`, refusing one larger than [`DEFAULT_MAX_SIZE`].
     pub fn load(path: &Path) -> Result<Document, LoadError> {
-        let bytes = std::fs::read(path).map_err(LoadError::Io)?;
+        Document::load_limited(path, DEFAULT_MAX_SIZE)
+    }
+
+    /// Reads the document stored at `path` if it is a regular file of at most `max_size`
+    /// bytes (see [`read_document_file`]).
+    pub fn load_limited(path: &Path, max_size: u64) -> Result<Document, LoadError> {
+        let bytes = read_document_file(path, max_size).map_err(LoadError::Io)?;
         Document::from_bytes(bytes).map_err(LoadError::Doc)
     }
 

@@ -49,6 +49,8 @@ pub struct DecodeError {
 pub enum ErrorKind {
     /// The bytes are not UTF-8.
     InvalidUtf8,
+    /// A NUL character: never part of a document's text, and a sign of a binary file.
+    NulByte,
     /// A `<` that starts no tag, comment or declaration.
     ExpectedMarkup,
     /// A tag whose `>` never comes (end of text, or another `<` first).
@@ -73,6 +75,11 @@ pub enum ErrorKind {
     /// An end tag with extra content after its name.
     MalformedEndTag {
         name: String,
+    },
+    /// A start tag nested deeper than the reader allows.
+    TooDeep {
+        name: String,
+        limit: usize,
     },
     /// An element still open at the end of the text.
     UnclosedElement {
@@ -187,6 +194,12 @@ impl fmt::Display for ErrorKind {
         use ErrorKind::*;
         match self {
             InvalidUtf8 => write!(f, "invalid UTF-8; expected a UTF-8 text"),
+            NulByte => write!(f, "NUL character; expected text without NUL characters"),
+            TooDeep { name, limit } => write!(
+                f,
+                "element `{name}` is nested more than {limit} elements deep (the nesting \
+                 limit); expected an end tag"
+            ),
             ExpectedMarkup => write!(
                 f,
                 "expected a tag, comment or declaration after `<` (write `&lt;` for a literal `<`)"

@@ -41,9 +41,12 @@ mod reader;
 mod save;
 mod tree;
 
-pub use document::{Document, LoadError, PresentationSize, Subdocument};
+pub use document::{
+    read_document_file, Document, LoadError, PresentationSize, Subdocument, DEFAULT_MAX_SIZE,
+};
 pub use dtd::{validate, Dtd};
 pub use edit::InsertAt;
 pub use error::{DecodeError, DocError, EditError, ErrorKind};
+pub use reader::MAX_NESTING;
 pub use save::write_with_backup;
 pub use tree::{Attribute, Element, Node, NodeId, NodeKind, Tree};

@@ -11,12 +11,31 @@ use super::escape::{decode_text, is_name_byte};
 use super::tree::{Attribute, Element, Node, NodeId, NodeKind, Tree};
 use crate::lang::span::{LineIndex, Span};
 
-/// Reads `text` (whose line index is `lines`) into a tree.
+/// How deeply elements may nest. Real documents nest a handful of levels; the bound keeps
+/// every walk over a tree (the validator's, the host's view) far from any stack limit, and a
+/// hostile document from costing more than its size says.
+pub const MAX_NESTING: usize = 1000;
+
+/// A UTF-8 byte-order mark, which editors on some systems put at the start of a text file.
+const BYTE_ORDER_MARK: &str = "\u{feff}";
+
+/// Reads `text` (whose line index is `lines`) into a tree. A byte-order mark at the start is
+/// kept in the text (saving writes it back) but is not content. A NUL character anywhere is
+/// an error at its line and column.
 pub(crate) fn read(text: &str, lines: &LineIndex) -> Result<Tree, DocError> {
+    if let Some(nul) = text.find('\0') {
+        let span = Span::new(nul, nul + 1);
+        return Err(DocError::new(ErrorKind::NulByte, span, text, lines));
+    }
+    let start = if text.starts_with(BYTE_ORDER_MARK) {
+        BYTE_ORDER_MARK.len()
+    } else {
+        0
+    };
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
-        pos: 0,
+        pos: start,
         tree: Tree::default(),
         open: Vec::new(),
         lines,
@@ -266,6 +285,15 @@ impl Reader<'_> {
                     ));
                 }
             }
+        }
+        if self.open.len() >= MAX_NESTING {
+            return Err(self.error(
+                ErrorKind::TooDeep {
+                    name,
+                    limit: MAX_NESTING,
+                },
+                Span::new(start, self.pos),
+            ));
         }
         self.seen_element = true;
         let id = self.push(

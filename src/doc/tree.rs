@@ -128,23 +128,19 @@ impl Tree {
         })
     }
 
-    /// The decoded character data of a node and everything inside it.
+    /// The decoded character data of a node and everything inside it, in document order.
+    /// Walks with its own stack, not the thread's, so nesting depth costs only memory.
     pub fn text_of(&self, id: NodeId) -> String {
         let mut out = String::new();
-        self.collect_text(id, &mut out);
-        out
-    }
-
-    fn collect_text(&self, id: NodeId, out: &mut String) {
-        match &self.nodes[id.0].kind {
-            NodeKind::Text(t) => out.push_str(t),
-            NodeKind::Element(e) => {
-                for &c in &e.children {
-                    self.collect_text(c, out);
-                }
+        let mut pending = vec![id];
+        while let Some(id) = pending.pop() {
+            match &self.nodes[id.0].kind {
+                NodeKind::Text(t) => out.push_str(t),
+                NodeKind::Element(e) => pending.extend(e.children.iter().rev()),
+                NodeKind::Comment | NodeKind::Doctype { .. } => {}
             }
-            NodeKind::Comment | NodeKind::Doctype { .. } => {}
         }
+        out
     }
 
     /// The `DOCTYPE` node, if the document has one.

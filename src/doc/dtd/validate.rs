@@ -4,7 +4,7 @@
 use super::{DefaultValue, Dtd, ElementDecl, ValueType};
 use crate::doc::document::Document;
 use crate::doc::error::{DocError, ErrorKind};
-use crate::doc::tree::{Element, NodeId, NodeKind};
+use crate::doc::tree::{Element, NodeId, NodeKind, Tree};
 use crate::lang::span::Span;
 
 /// The document element when the document has no `<!DOCTYPE …>` line.
@@ -42,7 +42,7 @@ fn quoted(names: &[String]) -> Vec<String> {
     names.iter().map(|n| format!("`{n}`")).collect()
 }
 
-impl Check<'_> {
+impl<'a> Check<'a> {
     fn report(&mut self, kind: ErrorKind, span: Span) {
         let document = self.document;
         self.errors
@@ -75,7 +75,7 @@ impl Check<'_> {
                             element.start_tag,
                         );
                     }
-                    self.element(element);
+                    self.elements(element);
                 }
                 NodeKind::Element(element) => self.report(
                     ErrorKind::ElementNotAllowed {
@@ -110,25 +110,27 @@ impl Check<'_> {
         }
     }
 
-    fn element(&mut self, element: &Element) {
-        match self.dtd.elements.get(&element.name) {
-            Some(decl) => {
-                self.attributes(element, decl);
-                self.content(element, decl);
-            }
-            None => {
-                self.report(
+    /// Checks `top` and every element inside it (each element's content is checked against its
+    /// model in [`Check::content`], which does not descend). The walk keeps its own stack of elements
+    /// still to check, so a document nested a million deep costs memory, not the thread's
+    /// stack.
+    fn elements(&mut self, top: &'a Element) {
+        let tree: &'a Tree = self.document.tree();
+        let mut pending = vec![top];
+        while let Some(element) = pending.pop() {
+            match self.dtd.elements.get(&element.name) {
+                Some(decl) => {
+                    self.attributes(element, decl);
+                    self.content(element, decl);
+                }
+                None => self.report(
                     ErrorKind::UndeclaredElement {
                         name: element.name.clone(),
                     },
                     element.start_tag,
-                );
-                for &child in &element.children {
-                    if let Some(e) = self.document.tree().element(child) {
-                        self.element(e);
-                    }
-                }
+                ),
             }
+            pending.extend(element.children.iter().filter_map(|&c| tree.element(c)));
         }
     }
 
@@ -224,7 +226,6 @@ impl Check<'_> {
                         );
                         matcher.recover(&e.name);
                     }
-                    self.element(e);
                 }
                 NodeKind::Text(_) if !decl.model.mixed => {
                     if let Some(span) = self.non_blank(child) {
