@@ -17,7 +17,7 @@ mod golden;
 mod xdotool;
 
 use asgard::render::camera::{Camera, Viewport};
-use asgard::render::image::write_png;
+use asgard::render::image::{write_png, RgbaImage};
 use asgard::scene::{evaluate, Scene};
 use editor_support::*;
 use golden::{differences, golden, MAX_DIFFERING, REGENERATE};
@@ -259,15 +259,19 @@ fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
     let scene = evaluate(&editor.text()).unwrap();
     let ((x, y), area, camera, viewport) = b3_on_screen(&editor, &scene);
     // Show the end of the text (b3's line) with the cursor on another line, near the top.
+    // Each step waits for the viewer to show its result before the next: the keys are
+    // handled whenever the editor gets to them, and a picture taken before they are would
+    // make the drag's change look like a scroll (or, taken before the text is drawn, like
+    // nothing at all).
     let (_, window) = click_into_language_viewer(&editor);
-    editor.xdotool(&["key", "ctrl+End", "Up", "Up", "Up", "Up", "Up", "Up", "Up"]);
     let text_area = Rect {
         height: window.height - 60,
         ..window
     };
-    let before = wait_for("the language viewer to settle", || {
-        let a = editor.screenshot(text_area);
-        (editor.screenshot(text_area) == a).then_some(a)
+    let top = settled(&editor, text_area, "the top of the text drawn", |_| true);
+    editor.xdotool(&["key", "ctrl+End", "Up", "Up", "Up", "Up", "Up", "Up", "Up"]);
+    let before = settled(&editor, text_area, "the end of the text shown", |shot| {
+        differing(shot, &top, 24) > 0
     });
 
     let to = (x + 50, y - 30);
@@ -293,6 +297,32 @@ fn a_drag_changes_the_literal_in_the_language_viewer_in_place() {
         rows.first(),
         rows.last()
     );
+}
+
+/// Waits until the picture of `rect` shows what `wanted` accepts and stays the same over two
+/// pictures taken one after the other; returns it. (`what` names the state for the failure.)
+fn settled(
+    editor: &Editor,
+    rect: Rect,
+    what: &str,
+    wanted: impl Fn(&RgbaImage) -> bool,
+) -> RgbaImage {
+    let mut last = editor.screenshot(rect);
+    wait_for(what, || {
+        let now = editor.screenshot(rect);
+        let steady = now == last && wanted(&now) && has_text(&now);
+        last = now.clone();
+        steady.then_some(now)
+    })
+}
+
+/// Whether a picture of the language viewer shows text: dark pixels on its light background.
+fn has_text(shot: &RgbaImage) -> bool {
+    shot.pixels
+        .chunks_exact(4)
+        .filter(|p| p[..3].iter().all(|&c| c < 96))
+        .count()
+        > 500
 }
 
 #[test]
