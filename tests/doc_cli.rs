@@ -164,6 +164,54 @@ fn check_accepts_the_examples_and_locates_problems() {
     );
 }
 
+/// Issue 22 item 9: a document whose markup is valid but whose scenes cannot run fails the
+/// check, each scene's error at its line and column in the document.
+#[test]
+fn check_evaluates_each_scene_and_locates_its_errors_in_the_document() {
+    let memo = fs::read_to_string(example("memo.sgml")).unwrap();
+    let stored = "shape_set ss1 desc \\{sub pos \\{0 0 0\\} sphere 0.5\\}\n\
+                  body b2 artbody 1 shape ss1 init_pos \\{-1 0 0\\} init_dpos \\{1 0 0\\}\n\
+                  body b3 artbody 1 shape ss1 init_pos \\{1 0 0\\} init_dpos \\{0 1 0\\}\n\
+                  simulator finish 3\n";
+    assert!(memo.contains(stored));
+    let animation = |scene: &str| {
+        format!("<ANIMATION>\n<ASGARD>\n{scene}</ASGARD>\n</ANIMATION>\n</DOCUMENT>\n")
+    };
+    // Three animations in one paragraph: an endless loop (line 12), a command the sandbox
+    // lacks after escaped braces (line 20, column 14), and an unclosed brace (line 27, at
+    // the backslash of its stored `\{`).
+    let scenes = [
+        "set n 0\nwhile 1 \\{\\}\n",
+        "# not a shell\nset a \\{1\\}; exec rm -rf /\n",
+        "shape_set s desc \\{sub sphere 1\nbody b shape s\n",
+    ];
+    let body = scenes
+        .iter()
+        .map(|scene| animation(scene))
+        .collect::<Vec<_>>()
+        .join("<DOCUMENT ANIMATION>\n");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.sgml");
+    let broken = memo.replace(&animation(stored), &body);
+    fs::write(&path, &broken).unwrap();
+    assert_eq!(Document::load(&path).unwrap().subdocuments().len(), 3);
+
+    let out = asgard(&["doc", "check", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let file = path.display();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "{file}:12:1: error: command limit exceeded (10000000 commands)\n\
+             {file}:20:14: error: invalid command name \"exec\"\n\
+             {file}:27:18: error: missing close-brace\n"
+        )
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
 #[test]
 fn bad_requests_fail_with_a_message_and_change_nothing() {
     let (dir, path) = copy_of("memo.sgml");

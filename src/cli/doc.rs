@@ -1,6 +1,7 @@
 //! `asgard doc`: the animation subdocuments of a compound document, from the command line.
 
-use asgard::doc::{validate, DocError, Document, LoadError, DEFAULT_MAX_SIZE};
+use asgard::doc::{validate, DocError, Document, LoadError, Subdocument, DEFAULT_MAX_SIZE};
+use asgard::scene;
 use clap::Subcommand;
 use std::fmt::Display;
 use std::io::{self, Read, Write};
@@ -29,8 +30,9 @@ pub enum DocCommand {
         index: usize,
         scene_file: PathBuf,
     },
-    /// Read FILE and validate it against the document DTD; report each problem as
-    /// FILE:LINE:COL: error: … and exit with status 1 if there is any.
+    /// Read FILE, validate it against the document DTD and evaluate each animation's scene
+    /// in the sandbox; report each problem as FILE:LINE:COL: error: … (scene errors at their
+    /// place in the document) and exit with status 1 if there is any.
     Check { file: PathBuf },
 }
 
@@ -143,9 +145,34 @@ fn check(path: &Path, limit: u64) -> Result<(), Failure> {
     for problem in &problems {
         print_located(path, problem);
     }
-    if problems.is_empty() {
+    let mut scene_errors = 0;
+    for sub in document.subdocuments() {
+        scene_errors += usize::from(!check_scene(path, &document, sub));
+    }
+    if problems.is_empty() && scene_errors == 0 {
         Ok(())
     } else {
         Err(Failure::Reported)
+    }
+}
+
+/// Evaluates one subdocument's scene in the sandbox, as a slave would when the document is
+/// shown, and prints its error and warnings at their place in the document (a scene that
+/// validates can still loop, call what the sandbox lacks, or not parse). True if it evaluated.
+fn check_scene(path: &Path, document: &Document, sub: &Subdocument) -> bool {
+    let file = path.display();
+    match scene::evaluate(&sub.scene) {
+        Ok(scene) => {
+            for warning in &scene.warnings {
+                let at = document.scene_line_col(sub, warning.span.start);
+                eprintln!("{file}:{at}: warning: {}", warning.message);
+            }
+            true
+        }
+        Err(e) => {
+            let at = document.scene_line_col(sub, e.span.start);
+            eprintln!("{file}:{at}: error: {}", e.message);
+            false
+        }
     }
 }

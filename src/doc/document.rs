@@ -1,7 +1,7 @@
 //! A compound document: its text, its tree and its animation subdocuments.
 
 use super::error::{DocError, EditError, ErrorKind};
-use super::escape::unescape_scene;
+use super::escape::{stored_offset_of_scene_byte, unescape_scene};
 use super::reader::read;
 use super::save::write_with_backup;
 use super::tree::{NodeId, NodeKind, Tree};
@@ -185,6 +185,16 @@ impl Document {
     /// The line and column of a byte offset of the text.
     pub fn line_col(&self, offset: usize) -> LineCol {
         self.lines.line_col(&self.text, offset)
+    }
+
+    /// Where byte `offset` of a subdocument's (unescaped) scene text is in the document: the
+    /// line and column of the stored character it was read from, so that an error in a
+    /// scene is reported where a person editing the document finds it. An offset inside a
+    /// character or past the scene's end is placed at the end of the scene.
+    pub fn scene_line_col(&self, sub: &Subdocument, offset: usize) -> LineCol {
+        let stored = self.slice(sub.scene_span);
+        let within = stored_offset_of_scene_byte(stored, offset).unwrap_or(stored.len());
+        self.line_col(sub.scene_span.start + within)
     }
 
     pub(crate) fn lines(&self) -> &LineIndex {
@@ -374,6 +384,22 @@ mod tests {
         let e = Document::parse("<ANIMATION WIDTH=0 HEIGHT=3><ASGARD></ASGARD></ANIMATION>".into())
             .unwrap_err();
         assert_eq!(e.at.to_string(), "1:12");
+    }
+
+    #[test]
+    fn scene_offsets_are_located_in_the_document() {
+        let doc = Document::parse(
+            "<P>\n<ANIMATION><ASGARD>\nset a \\{1\\}\n  &lt;x\n</ASGARD></ANIMATION></P>".into(),
+        )
+        .unwrap();
+        let sub = &doc.subdocuments()[0];
+        assert_eq!(sub.scene, "set a {1}\n  <x\n");
+        let at = |offset| doc.scene_line_col(sub, offset).to_string();
+        assert_eq!(at(0), "3:1");
+        assert_eq!(at(7), "3:9");
+        assert_eq!(at(12), "4:3");
+        assert_eq!(at(13), "4:7");
+        assert_eq!(at(1000), "5:1");
     }
 
     #[test]

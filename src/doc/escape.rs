@@ -112,6 +112,20 @@ pub(crate) fn raw_offset_of_char(raw: &str, index: usize) -> Option<usize> {
     Some(units.pos)
 }
 
+/// The byte offset in `stored` scene text (the escaped content of an `ASGARD` element) where
+/// the character at byte `offset` of the unescaped scene starts (`stored.len()` at the scene's
+/// end). An offset inside a character, past the end, or after an undecodable reference is
+/// `None`. Errors in a stored scene are reported at their place in the document with it.
+pub(crate) fn stored_offset_of_scene_byte(stored: &str, offset: usize) -> Option<usize> {
+    let mut units = Units::new(stored, true);
+    let mut decoded = 0;
+    while decoded < offset {
+        let (_, c) = units.next()?.ok()?;
+        decoded += c.len_utf8();
+    }
+    (decoded == offset).then_some(units.pos)
+}
+
 /// The characters that character data stands for, each with the bytes that wrote it.
 struct Units<'a> {
     raw: &'a str,
@@ -323,6 +337,22 @@ mod tests {
         assert_eq!(raw_offset_of_char(raw, 2), Some(6));
         assert_eq!(raw_offset_of_char(raw, 3), Some(7));
         assert_eq!(raw_offset_of_char(raw, 4), None);
+    }
+
+    #[test]
+    fn scene_offsets_map_to_their_stored_bytes() {
+        // The scene `a{b}&<\n` (a backslash and an n at its end) is stored as
+        // `a\{b\}&amp;&lt;\\n`: its "b" (byte 2) is stored at byte 3, its "<" (byte 5) at the
+        // "&lt;" (byte 11).
+        let scene = "a{b}&<\\n";
+        let stored = escape_scene(scene);
+        assert_eq!(stored, "a\\{b\\}&amp;&lt;\\\\n");
+        let expected = [0, 1, 3, 4, 6, 11, 15, 17, 18];
+        for (offset, want) in expected.iter().enumerate() {
+            assert_eq!(stored_offset_of_scene_byte(&stored, offset), Some(*want));
+        }
+        assert_eq!(stored_offset_of_scene_byte(&stored, scene.len() + 1), None);
+        assert_eq!(stored_offset_of_scene_byte("é", 1), None);
     }
 
     proptest! {
