@@ -3,7 +3,8 @@
 //! playback leaves the host running with the document untouched and the animation marked
 //! failed until Restart brings it back; the language editor opened from the Asgard menu edits
 //! the scene and Save changes only the scene's bytes; the Live toggle follows a live run that
-//! fails back to playback. The host's state is read through its
+//! fails back to playback; closing the window (with nothing to save, and with "Don't Save")
+//! ends the host with status 0 and its slaves with it. The host's state is read through its
 //! test-only probe (`asgard host --probe`,
 //! `org.asgard.Asgard1.HostProbe`); every wait is on a condition with a time limit.
 //!
@@ -91,6 +92,18 @@ impl Host {
     /// Waits until the first window satisfies `condition`; returns the state.
     fn wait_for_window(&self, what: &str, condition: impl Fn(&Value) -> bool) -> Value {
         self.wait_until(what, |state| condition(&state[0]))
+    }
+
+    /// Waits for the host to exit by itself; returns its exit status.
+    fn wait_for_exit(&mut self) -> std::process::ExitStatus {
+        let start = Instant::now();
+        while start.elapsed() < LIMIT {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(POLL);
+        }
+        panic!("the host did not exit within {LIMIT:?}");
     }
 
     /// The X window id of the host's document window.
@@ -282,4 +295,75 @@ fn the_live_toggle_follows_a_live_run_that_fails() {
         message.contains("simulation failed") && w["live_toggle"] == false
     });
     assert_eq!(state[0]["animations"][0]["phase"], "running");
+}
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped).
+fn ended(pid: u64) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+/// Closes a host that shows the memo with Ctrl+W; `edit_first` types into the first field
+/// before, so that the close asks and is answered "Don't Save". The host must exit with status
+/// 0 (it aborted while tearing down its windows), its slave must end, and the file must be
+/// untouched.
+fn close_the_memo(edit_first: bool) {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("memo.sgml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/memo.sgml");
+    std::fs::copy(&example, &memo).unwrap();
+    let original = std::fs::read(&memo).unwrap();
+    let mut host = Host::open(&memo);
+    let state = host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    let slave = state[0]["animations"][0]["slave_pid"].as_u64().unwrap();
+    let window = host.window();
+    if edit_first {
+        // Tab focuses the first field (To:); typing there modifies the document.
+        xdotool(None, &["windowfocus", "--sync", &window, "key", "Tab"]);
+        xdotool(None, &["type", "--delay", "20", "x"]);
+        host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+    }
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+w"]);
+    if edit_first {
+        let pid = host.child.id().to_string();
+        let start = Instant::now();
+        let dialog = loop {
+            let found = xdotool(None, &["search", "--onlyvisible", "--pid", &pid]);
+            if let Some(dialog) = found.lines().find(|w| *w != window) {
+                break dialog.to_owned();
+            }
+            assert!(start.elapsed() < LIMIT, "no Save question within {LIMIT:?}");
+            std::thread::sleep(POLL);
+        };
+        xdotool(None, &["windowfocus", "--sync", &dialog, "key", "alt+d"]);
+    }
+    let status = host.wait_for_exit();
+    assert_eq!(status.code(), Some(0), "the host's exit: {status:?}");
+    let start = Instant::now();
+    while !ended(slave) {
+        assert!(
+            start.elapsed() < LIMIT,
+            "the slave {slave} outlived its host"
+        );
+        std::thread::sleep(POLL);
+    }
+    assert_eq!(std::fs::read(&memo).unwrap(), original);
+}
+
+#[test]
+fn closing_an_unmodified_document_ends_the_host_with_status_0() {
+    close_the_memo(false);
+}
+
+#[test]
+fn closing_with_dont_save_ends_the_host_with_status_0() {
+    close_the_memo(true);
 }

@@ -53,6 +53,20 @@ thread_local! {
     static OPEN: RefCell<Vec<Rc<HostWindow>>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Drops the state of the window `gone` from [`OPEN`]. It is taken out before it is dropped, so
+/// that whatever its drop does (ending the slaves) runs with `OPEN` free again.
+fn forget(gone: &Weak<HostWindow>) {
+    let removed: Vec<Rc<HostWindow>> = OPEN.with(|open| {
+        let mut open = open.borrow_mut();
+        let (removed, kept) = open
+            .drain(..)
+            .partition(|w| Weak::ptr_eq(&Rc::downgrade(w), gone));
+        *open = kept;
+        removed
+    });
+    drop(removed);
+}
+
 /// The name an action is registered under, and the accelerators it has.
 const ACCELERATORS: &[(&str, &[&str])] = &[
     ("win.new", &["<Control>n"]),
@@ -140,13 +154,17 @@ impl HostWindow {
             });
             glib::Propagation::Stop
         });
+        // The state goes when the window leaves the application (closed, or destroyed after
+        // "Don't Save"), not on `destroy`: GTK disposes a closed window only when its last
+        // reference goes, and the state in `OPEN` holds one, so `destroy` came only when the
+        // thread's locals were torn down at exit and `OPEN` could no longer be reached.
         let weak = Rc::downgrade(&this);
-        this.window.connect_destroy(move |_| {
-            OPEN.with(|open| {
-                open.borrow_mut()
-                    .retain(|w| !Weak::ptr_eq(&Rc::downgrade(w), &weak))
+        this.window
+            .connect_notify_local(Some("application"), move |window, _| {
+                if window.application().is_none() {
+                    forget(&weak);
+                }
             });
-        });
         OPEN.with(|open| open.borrow_mut().push(this.clone()));
         this.start_document();
         this.window.present();
