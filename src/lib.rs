@@ -13,6 +13,7 @@ pub mod ipc;
 pub mod lang;
 pub mod live;
 pub mod render;
+pub mod save;
 pub mod scene;
 pub mod session;
 pub mod sim;

@@ -2,6 +2,7 @@
 //! and located errors for malformed documents.
 
 use asgard::doc::{validate, Document, ErrorKind, InsertAt, LoadError};
+use asgard::save::ReadOnly;
 use proptest::prelude::*;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -89,7 +90,7 @@ fn memo_scene_has_plain_braces_and_an_unchanged_save_is_byte_identical() {
     assert!(document.subdocuments()[0]
         .scene
         .starts_with("shape_set ss1 desc {sub pos {0 0 0} sphere 0.5}\n"));
-    document.save(&path).unwrap();
+    document.save(&path, ReadOnly::Refuse).unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), original);
     assert_eq!(
         fs::read_to_string(dir.path().join("memo.sgml~")).unwrap(),
@@ -203,7 +204,7 @@ fn scenes_round_trip_through_files() {
     let scene = "set s \"a\\tb\" ;# {brace} \\ back <tag> & ]]> ünïcødé ∀x\r\nlast";
     let mut document = Document::load(&path).unwrap();
     document.replace_scene(0, scene).unwrap();
-    document.save(&path).unwrap();
+    document.save(&path, ReadOnly::Refuse).unwrap();
     let reread = Document::load(&path).unwrap();
     assert_eq!(reread.subdocuments()[0].scene, scene);
     assert_eq!(reread.text(), document.text());

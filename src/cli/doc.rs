@@ -1,6 +1,7 @@
 //! `asgard doc`: the animation subdocuments of a compound document, from the command line.
 
 use asgard::doc::{validate, DocError, Document, LoadError, Subdocument, DEFAULT_MAX_SIZE};
+use asgard::save::ReadOnly;
 use asgard::scene;
 use clap::Subcommand;
 use std::fmt::Display;
@@ -24,11 +25,15 @@ pub enum DocCommand {
     /// Write the scene text of subdocument INDEX (from 0) to standard output.
     Extract { file: PathBuf, index: usize },
     /// Replace the scene text of subdocument INDEX with SCENE_FILE ("-" reads standard
-    /// input). Only the scene's bytes change; the save is atomic and keeps FILE~.
+    /// input). Only the scene's bytes change; the save is atomic and keeps FILE~. A read-only
+    /// FILE is refused unless --force is given.
     Replace {
         file: PathBuf,
         index: usize,
         scene_file: PathBuf,
+        /// Save over FILE even when it is read-only (it stays read-only).
+        #[arg(long)]
+        force: bool,
     },
     /// Read FILE, validate it against the document DTD and evaluate each animation's scene
     /// in the sandbox; report each problem as FILE:LINE:COL: error: … (scene errors at their
@@ -45,7 +50,14 @@ pub fn run(args: DocArgs) -> ExitCode {
             file,
             index,
             scene_file,
-        } => replace(&file, index, &scene_file, limit),
+            force,
+        } => replace(
+            &file,
+            index,
+            &scene_file,
+            ReadOnly::replace_if(force),
+            limit,
+        ),
         DocCommand::Check { file } => check(&file, limit),
     };
     match result {
@@ -111,7 +123,13 @@ fn extract(path: &Path, index: usize, limit: u64) -> Result<(), Failure> {
         .map_err(|e| Failure::Message(format!("standard output: {e}")))
 }
 
-fn replace(path: &Path, index: usize, scene_file: &Path, limit: u64) -> Result<(), Failure> {
+fn replace(
+    path: &Path,
+    index: usize,
+    scene_file: &Path,
+    read_only: ReadOnly,
+    limit: u64,
+) -> Result<(), Failure> {
     let mut document = load(path, limit)?;
     let bytes = if scene_file == Path::new("-") {
         let mut bytes = Vec::new();
@@ -135,8 +153,8 @@ fn replace(path: &Path, index: usize, scene_file: &Path, limit: u64) -> Result<(
         .replace_scene(index, &scene)
         .map_err(|e| about(path, e))?;
     document
-        .save(path)
-        .map_err(|e| about(path, format!("could not save: {e}")))
+        .save(path, read_only)
+        .map_err(|e| Failure::Message(super::write_error(path, &e)))
 }
 
 fn check(path: &Path, limit: u64) -> Result<(), Failure> {

@@ -4,14 +4,19 @@
 //! glTF carries the motion as one LINEAR animation channel per body for translation and one
 //! for rotation, sampled at every time any body's track has a point, so the file plays back
 //! exactly the piecewise-linear motion the simulator computed (4.1.9).
+//!
+//! `-o OUT` is written atomically (a failure leaves the file that was there); a read-only OUT
+//! is refused before anything is computed, unless `--force` is given.
 
 use super::scene_file::{check_output_folder, PictureArgs, SceneFile};
 use asgard::render::export::gltf::{self, Motion};
 use asgard::render::export::postscript::to_eps;
 use asgard::render::export::rayshade::to_rayshade;
-use asgard::render::image::write_ppm;
+use asgard::render::image::ppm_bytes;
 use asgard::render::scene_frame::CameraChoice;
+use asgard::save::{self, AtomicFile, ReadOnly};
 use clap::{Args, ValueEnum};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -35,9 +40,12 @@ pub struct ExportArgs {
     pub file: PathBuf,
     #[arg(long, value_enum)]
     pub format: ExportFormat,
-    /// The file to write.
+    /// The file to write (atomically: a failure leaves the old file).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Replace OUTPUT even when it is read-only.
+    #[arg(long)]
+    pub force: bool,
     /// The time of a picture, drawing or Rayshade file, in seconds (default: the simulator's
     /// start). glTF always carries the whole motion.
     #[arg(long)]
@@ -59,8 +67,15 @@ pub fn run(args: ExportArgs) -> ExitCode {
 fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
     let out = &args.output;
     check_output_folder(out)?;
+    // Opened first, so that an output that cannot be replaced is refused before the work.
+    let options = save::Options::OUTPUT.with_read_only(ReadOnly::replace_if(args.force));
+    let output = AtomicFile::create(out, options).map_err(|e| super::write_error(out, &e))?;
     let write = |bytes: &[u8]| {
-        std::fs::write(out, bytes).map_err(|e| format!("{}: error: {e}", out.display()))
+        let mut output = output;
+        output
+            .write_all(bytes)
+            .and_then(|()| output.commit())
+            .map_err(|e| super::write_error(out, &e))
     };
     if matches!(args.format, ExportFormat::Gltf | ExportFormat::Glb) {
         if args.time.is_some() {
@@ -105,7 +120,7 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
             let image = target
                 .render(&frame)
                 .map_err(|e| format!("{}: error: {e}", file.name))?;
-            write_ppm(out, &image).map_err(|e| format!("error: {e}"))
+            write(&ppm_bytes(&image).map_err(|e| format!("error: {e}"))?)
         }
     }
 }

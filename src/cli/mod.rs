@@ -13,8 +13,10 @@ mod scene_file;
 mod simulate;
 mod slave;
 
+use asgard::save::ReadOnlyFile;
 use clap::Subcommand;
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Subcommand)]
@@ -58,4 +60,14 @@ pub fn run(command: Command) -> ExitCode {
         Command::Slave(args) => slave::run(args),
         Command::Live(args) => live::run(args),
     }
+}
+
+/// `PATH: error: …` for a failure to write `path`; a refusal to replace a read-only file says
+/// that `--force` replaces it (every command that writes a named file has the flag).
+fn write_error(path: &Path, error: &io::Error) -> String {
+    let why = match ReadOnlyFile::of(error) {
+        Some(refusal) => refusal.explain("so it was not replaced; --force replaces it"),
+        None => error.to_string(),
+    };
+    format!("{}: error: {why}", path.display())
 }

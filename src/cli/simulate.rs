@@ -8,7 +8,11 @@
 //! Errors in the scene are reported as `FILE:LINE:COL: error: …`; a simulation that fails
 //! names the bodies, the component and the time, still writes the motion computed up to then,
 //! and exits with status 1.
+//!
+//! `-o PATH` is written atomically: a failure at any point leaves the file that was there. A
+//! read-only PATH is refused before the simulation starts, unless `--force` is given.
 
+use asgard::save::{self, AtomicFile, ReadOnly};
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::collide::Collision;
 use asgard::sim::energy::LedgerJson;
@@ -19,7 +23,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -35,9 +39,12 @@ pub struct SimulateArgs {
     sample: Option<f64>,
     #[arg(long, value_enum, default_value_t = Format::Json)]
     format: Format,
-    /// Write to PATH instead of standard output.
+    /// Write to PATH instead of standard output (atomically: a failure leaves the old file).
     #[arg(short = 'o', long = "output", value_name = "PATH")]
     output: Option<PathBuf>,
+    /// Replace PATH even when it is read-only.
+    #[arg(long, requires = "output")]
+    force: bool,
     /// Integrate all equations as one component (figure 5.7's "combined").
     #[arg(long, conflicts_with = "no_event")]
     combined: bool,
@@ -63,6 +70,17 @@ enum Format {
 pub fn run(args: SimulateArgs) -> ExitCode {
     let Some(first) = load(&args.file, args.until) else {
         return ExitCode::FAILURE;
+    };
+    // The output is opened first, so that one that cannot be written is refused before the work.
+    let output = match &args.output {
+        Some(path) => match open_output(path, args.force) {
+            Ok(file) => Some(file),
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
     };
     let sample = args.sample.unwrap_or(first.scene.simulator.step);
     if !(sample.is_finite() && sample > 0.0) {
@@ -145,7 +163,17 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         incremental,
     };
     let collisions = solver.collisions();
-    if let Err(e) = write(&args, solver.model(), &motion, &collisions, &stats) {
+    let written = write(
+        &args,
+        output,
+        Written {
+            model: solver.model(),
+            motion: &motion,
+            collisions: &collisions,
+            stats: &stats,
+        },
+    );
+    if let Err(e) = written {
         let target = args
             .output
             .as_deref()
@@ -304,20 +332,43 @@ struct Incremental {
     components_total: usize,
 }
 
-fn write(
-    args: &SimulateArgs,
-    model: &Model,
-    motion: &Sampled,
-    collisions: &[Collision],
-    stats: &Stats,
-) -> io::Result<()> {
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(BufWriter::new(std::fs::File::create(path)?)),
-        None => Box::new(BufWriter::new(io::stdout().lock())),
-    };
-    match args.format {
-        Format::Json => write_json(&mut out, model, motion, collisions, stats)?,
-        Format::Csv => write_csv(&mut out, model, motion)?,
+/// The new version of `-o PATH`, or a located refusal.
+fn open_output(path: &Path, force: bool) -> Result<AtomicFile, String> {
+    let options = save::Options::OUTPUT.with_read_only(ReadOnly::replace_if(force));
+    AtomicFile::create(path, options).map_err(|e| super::write_error(path, &e))
+}
+
+/// What `simulate` writes.
+struct Written<'a> {
+    model: &'a Model,
+    motion: &'a Sampled,
+    collisions: &'a [Collision],
+    stats: &'a Stats,
+}
+
+/// Writes the motion to `output` (put in place only when all of it is written), or to
+/// standard output.
+fn write(args: &SimulateArgs, output: Option<AtomicFile>, what: Written) -> io::Result<()> {
+    match output {
+        Some(file) => {
+            let mut out = BufWriter::new(file);
+            write_to(args.format, &mut out, what)?;
+            out.into_inner().map_err(|e| e.into_error())?.commit()
+        }
+        None => write_to(args.format, &mut BufWriter::new(io::stdout().lock()), what),
+    }
+}
+
+fn write_to(format: Format, out: &mut dyn Write, what: Written) -> io::Result<()> {
+    let Written {
+        model,
+        motion,
+        collisions,
+        stats,
+    } = what;
+    match format {
+        Format::Json => write_json(out, model, motion, collisions, stats)?,
+        Format::Csv => write_csv(out, model, motion)?,
     }
     out.flush()
 }

@@ -3,9 +3,9 @@
 use super::error::{DocError, EditError, ErrorKind};
 use super::escape::{stored_offset_of_scene_byte, unescape_scene};
 use super::reader::read;
-use super::save::write_with_backup;
 use super::tree::{NodeId, NodeKind, Tree};
 use crate::lang::span::{LineCol, LineIndex, Span};
+use crate::save::{self, ReadOnly};
 use std::fmt;
 use std::io;
 use std::path::Path;
@@ -168,9 +168,14 @@ impl Document {
         Document::from_bytes(bytes).map_err(LoadError::Doc)
     }
 
-    /// Stores the document at `path` atomically, keeping the previous version as `path~`.
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        write_with_backup(path, self.text.as_bytes())
+    /// Stores the document at `path` atomically, keeping the previous version as `path~`; a
+    /// read-only file there is replaced only with [`ReadOnly::Replace`] (see [`crate::save`]).
+    pub fn save(&self, path: &Path, read_only: ReadOnly) -> io::Result<()> {
+        save::write(
+            path,
+            self.text.as_bytes(),
+            save::Options::DOCUMENT.with_read_only(read_only),
+        )
     }
 
     /// The document's text, exactly as it will be saved.

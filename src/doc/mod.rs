@@ -1,7 +1,7 @@
 //! Compound documents in Ensemble's SGML-like storage form (dissertation 6.2.1, figure 6.2):
 //! reading them, finding their animation subdocuments, rewriting scene text and paragraph text
 //! without touching any other byte, validating them against `schemas/asgard-document.dtd`, and
-//! saving them atomically.
+//! saving them atomically (through [`crate::save`]).
 //!
 //! A document looks like this (examples/memo.sgml):
 //!
@@ -38,7 +38,6 @@ mod edit;
 mod error;
 pub mod escape;
 mod reader;
-mod save;
 mod tree;
 
 pub use document::{
@@ -48,5 +47,4 @@ pub use dtd::{validate, Dtd};
 pub use edit::InsertAt;
 pub use error::{DecodeError, DocError, EditError, ErrorKind};
 pub use reader::MAX_NESTING;
-pub use save::write_with_backup;
 pub use tree::{Attribute, Element, Node, NodeId, NodeKind, Tree};

@@ -10,6 +10,7 @@ use super::document_view::{text_elements, DocumentView, TextEdit};
 use super::probe::WindowState;
 use crate::doc::{Document, InsertAt, LoadError};
 use crate::ipc::{EditorKind, HandleKind};
+use crate::save::{ReadOnly, ReadOnlyFile};
 use gtk::prelude::*;
 use gtk::{gio, glib};
 use gtk4 as gtk;
@@ -32,6 +33,9 @@ struct OpenDocument {
 
 /// A menu command of a window.
 type Command = fn(&Rc<HostWindow>);
+
+/// What to do once the document is saved (close the window, open another document).
+type AfterSave = Box<dyn FnOnce(&Rc<HostWindow>)>;
 
 /// A host window.
 pub struct HostWindow {
@@ -241,8 +245,8 @@ impl HostWindow {
         let plain: [(&str, Command); 14] = [
             ("new", |w| w.confirm_discard(|w| w.replace_document(None))),
             ("open", |w| w.confirm_discard(|w| w.choose_document())),
-            ("save", |w| w.save()),
-            ("save-as", |w| w.save_as()),
+            ("save", |w| w.save(Box::new(|_| {}))),
+            ("save-as", |w| w.save_as(Box::new(|_| {}))),
             ("close", |w| w.window.close()),
             ("insert-animation", |w| w.insert_animation(String::new())),
             ("insert-animation-file", |w| w.choose_scene_file()),
@@ -551,40 +555,30 @@ impl HostWindow {
         dialog.connect_response(move |dialog, response| {
             dialog.close();
             let Some(this) = weak.upgrade() else { return };
-            let proceed = match response {
-                gtk::ResponseType::Reject => true,
-                gtk::ResponseType::Accept => this.save_to_known_path(),
-                _ => false,
-            };
-            if proceed {
-                if let Some(then) = then.take() {
-                    then(&this);
-                }
+            let Some(then) = then.take() else { return };
+            match response {
+                gtk::ResponseType::Reject => then(&this),
+                gtk::ResponseType::Accept => this.save(Box::new(then)),
+                _ => {}
             }
         });
         dialog.present();
     }
 
-    fn save(self: &Rc<Self>) {
-        if self.open.borrow().path.is_some() {
-            self.save_to_known_path();
-        } else {
-            self.save_as();
+    /// Saves to the document's path (Save As when it has none yet), then does `then`; nothing
+    /// more when the save fails or the reader cancels.
+    fn save(self: &Rc<Self>, then: AfterSave) {
+        let path = self.open.borrow().path.clone();
+        match path {
+            Some(path) => self.write_to(&path, ReadOnly::Refuse, then),
+            None => self.save_as(then),
         }
     }
 
-    /// Saves to the document's path; false when it has none yet (then Save As is offered) or
-    /// the save failed.
-    fn save_to_known_path(self: &Rc<Self>) -> bool {
-        let Some(path) = self.open.borrow().path.clone() else {
-            self.save_as();
-            return false;
-        };
-        self.write_to(&path)
-    }
-
-    fn write_to(&self, path: &Path) -> bool {
-        let result = self.open.borrow().document.save(path);
+    /// Saves to `path`, then does `then`. A read-only file is saved over only when the reader
+    /// says so in a dialog.
+    fn write_to(self: &Rc<Self>, path: &Path, read_only: ReadOnly, then: AfterSave) {
+        let result = self.open.borrow().document.save(path, read_only);
         match result {
             Ok(()) => {
                 {
@@ -594,23 +588,59 @@ impl HostWindow {
                 }
                 self.update_title();
                 self.say(&format!("Saved {}.", path.display()));
-                true
+                then(self);
             }
-            Err(e) => {
-                self.say(&format!("Cannot save {}: {e}", path.display()));
-                false
-            }
+            Err(e) if ReadOnlyFile::of(&e).is_some() => self.confirm_read_only(path, then),
+            Err(e) => self.say(&format!("Cannot save {}: {e}", path.display())),
         }
     }
 
-    fn save_as(self: &Rc<Self>) {
+    /// Asks whether to save over the read-only file `path`; saves there if so.
+    fn confirm_read_only(self: &Rc<Self>, path: &Path, then: AfterSave) {
+        self.say(&format!("{} is read-only.", path.display()));
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let dialog = gtk::MessageDialog::new(
+            Some(&self.window),
+            gtk::DialogFlags::MODAL | gtk::DialogFlags::DESTROY_WITH_PARENT,
+            gtk::MessageType::Warning,
+            gtk::ButtonsType::None,
+            format!("“{name}” is read-only. Save over it anyway?"),
+        );
+        dialog.set_secondary_text(Some(
+            "The file is replaced by the new version, which is read-only as well.",
+        ));
+        dialog.add_button("_Cancel", gtk::ResponseType::Cancel);
+        dialog.add_button("Save _Anyway", gtk::ResponseType::Accept);
+        dialog.set_default_response(gtk::ResponseType::Cancel);
+        let weak = Rc::downgrade(self);
+        let path = path.to_path_buf();
+        let then = RefCell::new(Some(then));
+        dialog.connect_response(move |dialog, response| {
+            dialog.close();
+            let (Some(this), Some(then)) = (weak.upgrade(), then.take()) else {
+                return;
+            };
+            if response == gtk::ResponseType::Accept {
+                this.write_to(&path, ReadOnly::Replace, then);
+            } else {
+                this.say(&format!("Not saved: {} is read-only.", path.display()));
+            }
+        });
+        dialog.present();
+    }
+
+    /// Asks for a file name and saves there, then does `then`.
+    fn save_as(self: &Rc<Self>, then: AfterSave) {
+        let then = RefCell::new(Some(then));
         self.choose_file(
             "Save Document",
             gtk::FileChooserAction::Save,
             "_Save",
             ("Documents", "*.sgml"),
-            |this, path| {
-                this.write_to(&path);
+            move |this, path| {
+                if let Some(then) = then.take() {
+                    this.write_to(&path, ReadOnly::Refuse, then);
+                }
             },
         );
     }

@@ -1,8 +1,8 @@
 //! Rendered pictures and the single-frame image formats (PNG and PPM, dissertation 4.1.10).
 
+use crate::save::{self, AtomicFile};
 use std::fmt;
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 /// An RGBA picture, 8 bits per channel, rows from top to bottom.
@@ -150,36 +150,46 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ImageError
     }
 }
 
-/// Writes `image` as an 8-bit RGBA PNG file.
+/// Writes `image` as an 8-bit RGBA PNG file, atomically (a failure leaves the file that was
+/// there; a read-only one is refused, see [`crate::save`]).
 pub fn write_png(path: &Path, image: &RgbaImage) -> Result<(), ImageError> {
     image.check()?;
-    let file = File::create(path).map_err(io_error(path))?;
+    let file = AtomicFile::create(path, save::Options::OUTPUT).map_err(io_error(path))?;
     let png_error = |error: png::EncodingError| ImageError::Png {
         path: path.to_path_buf(),
         error: error.to_string(),
     };
-    let mut encoder = png::Encoder::new(BufWriter::new(file), image.width, image.height);
+    let mut out = BufWriter::new(file);
+    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(png_error)?;
     writer.write_image_data(&image.pixels).map_err(png_error)?;
-    writer.finish().map_err(png_error)
+    writer.finish().map_err(png_error)?;
+    out.into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(AtomicFile::commit)
+        .map_err(io_error(path))
 }
 
-/// Writes `image` as a binary PPM (P6) file; alpha is dropped.
-pub fn write_ppm(path: &Path, image: &RgbaImage) -> Result<(), ImageError> {
+/// `image` as a binary PPM (P6) file; alpha is dropped.
+pub fn ppm_bytes(image: &RgbaImage) -> Result<Vec<u8>, ImageError> {
     image.check()?;
-    let file = File::create(path).map_err(io_error(path))?;
-    let mut out = BufWriter::new(file);
-    let rgb: Vec<u8> = image
-        .pixels
-        .chunks_exact(4)
-        .flat_map(|p| [p[0], p[1], p[2]])
-        .collect();
-    write!(out, "P6\n{} {}\n255\n", image.width, image.height)
-        .and_then(|_| out.write_all(&rgb))
-        .and_then(|_| out.flush())
-        .map_err(io_error(path))
+    let mut out = format!("P6\n{} {}\n255\n", image.width, image.height).into_bytes();
+    out.reserve(image.pixels.len() / 4 * 3);
+    out.extend(
+        image
+            .pixels
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]]),
+    );
+    Ok(out)
+}
+
+/// Writes `image` as a binary PPM (P6) file, atomically as [`write_png`] does.
+pub fn write_ppm(path: &Path, image: &RgbaImage) -> Result<(), ImageError> {
+    let bytes = ppm_bytes(image)?;
+    save::write(path, &bytes, save::Options::OUTPUT).map_err(io_error(path))
 }
 
 #[cfg(test)]
@@ -211,7 +221,8 @@ mod tests {
         let path = test_dir("png").join("gradient.png");
         let image = gradient();
         write_png(&path, &image).unwrap();
-        let decoder = png::Decoder::new(std::io::BufReader::new(File::open(&path).unwrap()));
+        let decoder =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap()));
         let mut reader = decoder.read_info().unwrap();
         let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
         let info = reader.next_frame(&mut buffer).unwrap();

@@ -18,8 +18,8 @@
 mod history;
 pub mod simulation;
 
-use crate::doc::write_with_backup;
 use crate::lang::span::Span;
+use crate::save::{self, ReadOnly};
 use crate::scene::{self, EditValue, InitVar, PatchError, Replacement, Scene, SceneError, Target};
 use crate::scene::{model::Simulator as SimulatorSettings, TextEdit};
 use crate::sim::physics::SceneMotion;
@@ -482,21 +482,24 @@ impl Session {
         state.text != state.saved
     }
 
-    /// Saves to the session's file (atomically, keeping the previous version as `NAME~`).
-    pub fn save(&self) -> io::Result<()> {
+    /// Saves to the session's file (atomically, keeping the previous version as `NAME~`); a
+    /// read-only file is replaced only with [`ReadOnly::Replace`] (see [`crate::save`]).
+    pub fn save(&self, read_only: ReadOnly) -> io::Result<()> {
         let Some(path) = self.path() else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "the scene has no file name yet; use Save As",
             ));
         };
-        self.save_as(&path)
+        self.save_as(&path, read_only)
     }
 
-    pub fn save_as(&self, path: &Path) -> io::Result<()> {
+    /// Saves to `path`, which becomes the session's file, as [`Session::save`] does.
+    pub fn save_as(&self, path: &Path, read_only: ReadOnly) -> io::Result<()> {
         {
             let mut state = self.state.borrow_mut();
-            write_with_backup(path, state.text.as_bytes())?;
+            let options = save::Options::DOCUMENT.with_read_only(read_only);
+            save::write(path, state.text.as_bytes(), options)?;
             state.saved = state.text.clone();
             state.path = Some(path.to_path_buf());
         }

@@ -215,7 +215,7 @@ fn save_revert_and_the_modified_flag() {
     assert!(!s.is_modified());
     s.set_text(format!("# edited\n{BALL}"), None);
     assert!(s.is_modified());
-    s.save().unwrap();
+    s.save(ReadOnly::Refuse).unwrap();
     assert!(!s.is_modified());
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -234,7 +234,7 @@ fn save_revert_and_the_modified_flag() {
 #[test]
 fn a_session_without_a_file_refuses_save() {
     let (s, _wakes) = session(BALL);
-    assert!(s.save().is_err());
+    assert!(s.save(ReadOnly::Refuse).is_err());
 }
 
 proptest! {

@@ -138,7 +138,8 @@ pub fn picture(editor: &Editor, path: &Path) -> Result<(), String> {
     let (w, h) = source.view.size;
     let write_text = |text: Result<String, crate::render::export::ExportError>| {
         let text = text.map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        crate::save::write(path, text.as_bytes(), crate::save::Options::OUTPUT)
+            .map_err(|e| format!("{}: {e}", path.display()))
     };
     match extension.as_str() {
         "png" | "ppm" => {

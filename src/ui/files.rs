@@ -2,10 +2,11 @@
 //! file chooser where a name is needed.
 
 use super::editor::Editor;
+use crate::save::{ReadOnly, ReadOnlyFile};
 use gtk::prelude::*;
 use gtk4 as gtk;
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// Asks for a file name, then calls `chosen` with it.
@@ -48,28 +49,71 @@ pub fn choose(
 
 /// Saves to the scene's file, or asks for one when it has none.
 pub fn save(editor: &Rc<Editor>, parent: &gtk::Window) {
-    if editor.session.path().is_none() {
-        return save_as(editor, parent);
-    }
-    match editor.session.save() {
-        Ok(()) => editor.status("Saved."),
-        Err(e) => editor.status(format!("Cannot save: {e}")),
+    match editor.session.path() {
+        Some(path) => save_to(editor, parent, &path, ReadOnly::Refuse),
+        None => save_as(editor, parent),
     }
 }
 
 /// Asks for a file name and saves the scene there; it becomes the scene's file.
 pub fn save_as(editor: &Rc<Editor>, parent: &gtk::Window) {
     let editor = editor.clone();
+    let weak = parent.downgrade();
     choose(
         parent,
         "Save the scene as",
         gtk::FileChooserAction::Save,
         Some("scene.asg"),
-        move |path| match editor.session.save_as(&path) {
-            Ok(()) => editor.status(format!("Saved as {}.", path.display())),
-            Err(e) => editor.status(format!("Cannot save {}: {e}", path.display())),
+        move |path| {
+            if let Some(parent) = weak.upgrade() {
+                save_to(&editor, &parent, &path, ReadOnly::Refuse);
+            }
         },
     );
+}
+
+/// Saves the scene to `path`; a read-only file is saved over only when the user says so in a
+/// dialog.
+fn save_to(editor: &Rc<Editor>, parent: &gtk::Window, path: &Path, read_only: ReadOnly) {
+    match editor.session.save_as(path, read_only) {
+        Ok(()) => editor.status(format!("Saved {}.", path.display())),
+        Err(e) if ReadOnlyFile::of(&e).is_some() => confirm_read_only(editor, parent, path),
+        Err(e) => editor.status(format!("Cannot save {}: {e}", path.display())),
+    }
+}
+
+/// Asks whether to save over the read-only file `path`; saves there if so.
+fn confirm_read_only(editor: &Rc<Editor>, parent: &gtk::Window, path: &Path) {
+    editor.status(format!("{} is read-only.", path.display()));
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let dialog = gtk::MessageDialog::new(
+        Some(parent),
+        gtk::DialogFlags::MODAL | gtk::DialogFlags::DESTROY_WITH_PARENT,
+        gtk::MessageType::Warning,
+        gtk::ButtonsType::None,
+        format!("“{name}” is read-only. Save over it anyway?"),
+    );
+    dialog.set_secondary_text(Some(
+        "The file is replaced by the new version, which is read-only as well.",
+    ));
+    dialog.add_button("_Cancel", gtk::ResponseType::Cancel);
+    dialog.add_button("Save _Anyway", gtk::ResponseType::Accept);
+    dialog.set_default_response(gtk::ResponseType::Cancel);
+    let editor = Rc::downgrade(editor);
+    let weak = parent.downgrade();
+    let path = path.to_path_buf();
+    dialog.connect_response(move |dialog, response| {
+        dialog.destroy();
+        let (Some(editor), Some(parent)) = (editor.upgrade(), weak.upgrade()) else {
+            return;
+        };
+        if response == gtk::ResponseType::Accept {
+            save_to(&editor, &parent, &path, ReadOnly::Replace);
+        } else {
+            editor.status(format!("Not saved: {} is read-only.", path.display()));
+        }
+    });
+    dialog.present();
 }
 
 /// Replaces the text with the file's (an undoable change).

@@ -10,6 +10,7 @@
 use super::ExportError;
 use crate::render::frame::Rgba;
 use crate::render::mesh::{Mesh, MeshKey, MeshLibrary};
+use crate::save;
 use crate::scene::state::{BodyState, BodyStates};
 use crate::scene::Scene;
 use crate::sim::physics::SceneMotion;
@@ -211,7 +212,9 @@ impl Gltf {
         out
     }
 
-    /// Writes `.glb` when the path ends in `.glb`, otherwise `.gltf` text.
+    /// Writes `.glb` when the path ends in `.glb`, otherwise `.gltf` text, atomically (a
+    /// failure leaves the file that was there; a read-only one is refused, see
+    /// [`crate::save`]).
     pub fn write(&self, path: &Path) -> Result<(), ExportError> {
         let binary = path
             .extension()
@@ -221,7 +224,7 @@ impl Gltf {
         } else {
             self.to_gltf().into_bytes()
         };
-        std::fs::write(path, bytes).map_err(|error| ExportError::Io {
+        save::write(path, &bytes, save::Options::OUTPUT).map_err(|error| ExportError::Io {
             path: path.to_path_buf(),
             error,
         })
