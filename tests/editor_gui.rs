@@ -531,3 +531,31 @@ fn gif_frames(path: &Path) -> Option<usize> {
     }
     Some(frames)
 }
+
+/// Save over a read-only scene file asks first; Save Anyway replaces it with a version that is
+/// read-only too and keeps the old one as the backup.
+#[test]
+fn saving_over_a_read_only_scene_asks_first() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, file) = scene_file(TWO_BALLS);
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let editor = Editor::start(&file);
+    type_at_end_and_update(&editor, "# edited\n");
+    wait_for("the edit in the scene", || {
+        editor.text().contains("# edited").then_some(())
+    });
+    let control = editor.window(" — Asgard$");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "ctrl+s"]);
+    let question = editor.window("^Read-only File$");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), TWO_BALLS);
+    editor.xdotool(&["windowfocus", "--sync", &question, "key", "alt+a"]);
+    wait_for("the scene saved over the read-only file", || {
+        std::fs::read_to_string(&file)
+            .ok()
+            .filter(|text| text.contains("# edited"))
+    });
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o444, "the saved scene is read-only too");
+    let backup = std::fs::read_to_string(dir.path().join("scene.asg~")).unwrap();
+    assert_eq!(backup, TWO_BALLS);
+}

@@ -106,6 +106,21 @@ impl Host {
         panic!("the host did not exit within {LIMIT:?}");
     }
 
+    /// The X window id of a window of the host that is none of `known` (a dialog it opened);
+    /// waits for it to appear.
+    fn new_window(&self, known: &[&str]) -> String {
+        let pid = self.child.id().to_string();
+        let start = Instant::now();
+        loop {
+            let found = xdotool(None, &["search", "--onlyvisible", "--pid", &pid]);
+            if let Some(window) = found.lines().find(|w| !known.contains(w)) {
+                return window.to_owned();
+            }
+            assert!(start.elapsed() < LIMIT, "no new window within {LIMIT:?}");
+            std::thread::sleep(POLL);
+        }
+    }
+
     /// The X window id of the host's document window.
     fn window(&self) -> String {
         let pid = self.child.id().to_string();
@@ -333,16 +348,7 @@ fn close_the_memo(edit_first: bool) {
     }
     xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+w"]);
     if edit_first {
-        let pid = host.child.id().to_string();
-        let start = Instant::now();
-        let dialog = loop {
-            let found = xdotool(None, &["search", "--onlyvisible", "--pid", &pid]);
-            if let Some(dialog) = found.lines().find(|w| *w != window) {
-                break dialog.to_owned();
-            }
-            assert!(start.elapsed() < LIMIT, "no Save question within {LIMIT:?}");
-            std::thread::sleep(POLL);
-        };
+        let dialog = host.new_window(&[&window]);
         xdotool(None, &["windowfocus", "--sync", &dialog, "key", "alt+d"]);
     }
     let status = host.wait_for_exit();
@@ -366,4 +372,56 @@ fn closing_an_unmodified_document_ends_the_host_with_status_0() {
 #[test]
 fn closing_with_dont_save_ends_the_host_with_status_0() {
     close_the_memo(true);
+}
+
+/// Save over a read-only document asks first: Cancel leaves the file and the modified mark,
+/// Save Anyway replaces it with a version that is read-only too, and keeps the old one as the
+/// backup.
+#[test]
+fn saving_over_a_read_only_document_asks_first() {
+    use std::os::unix::fs::PermissionsExt;
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("memo.sgml");
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/memo.sgml");
+    std::fs::copy(&example, &memo).unwrap();
+    let read_only = std::fs::Permissions::from_mode(0o444);
+    std::fs::set_permissions(&memo, read_only).unwrap();
+    let original = std::fs::read(&memo).unwrap();
+    let host = Host::open(&memo);
+    host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    let window = host.window();
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "Tab"]);
+    xdotool(None, &["type", "--delay", "20", "x"]);
+    host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    let question = host.new_window(&[&window]);
+    let state = host.wait_for_window("the refusal said", |w| {
+        w["status"]
+            .as_str()
+            .is_some_and(|s| s.ends_with("is read-only."))
+    });
+    assert_eq!(state[0]["modified"], true);
+    xdotool(None, &["windowfocus", "--sync", &question, "key", "alt+c"]);
+    host.wait_for_window("not saved", |w| {
+        w["status"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("Not saved"))
+    });
+    assert_eq!(std::fs::read(&memo).unwrap(), original);
+
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    let question = host.new_window(&[&window, &question]);
+    xdotool(None, &["windowfocus", "--sync", &question, "key", "alt+a"]);
+    host.wait_for_window("saved anyway", |w| w["modified"] == false);
+    assert_ne!(std::fs::read(&memo).unwrap(), original);
+    let mode = std::fs::metadata(&memo).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o444, "the saved document is read-only too");
+    assert_eq!(
+        std::fs::read(dir.path().join("memo.sgml~")).unwrap(),
+        original
+    );
 }

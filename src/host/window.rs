@@ -553,7 +553,9 @@ impl HostWindow {
         let weak = Rc::downgrade(self);
         let then = RefCell::new(Some(then));
         dialog.connect_response(move |dialog, response| {
-            dialog.close();
+            // Destroyed, not closed: closing a dialog answers it again (DeleteEvent), from
+            // inside this handler.
+            dialog.destroy();
             let Some(this) = weak.upgrade() else { return };
             let Some(then) = then.take() else { return };
             match response {
@@ -606,6 +608,7 @@ impl HostWindow {
             gtk::ButtonsType::None,
             format!("“{name}” is read-only. Save over it anyway?"),
         );
+        dialog.set_title(Some("Read-only File"));
         dialog.set_secondary_text(Some(
             "The file is replaced by the new version, which is read-only as well.",
         ));
@@ -616,7 +619,7 @@ impl HostWindow {
         let path = path.to_path_buf();
         let then = RefCell::new(Some(then));
         dialog.connect_response(move |dialog, response| {
-            dialog.close();
+            dialog.destroy();
             let (Some(this), Some(then)) = (weak.upgrade(), then.take()) else {
                 return;
             };

@@ -123,7 +123,7 @@ pub struct AtomicFile(Target);
 
 enum Target {
     /// A regular file, or none yet: a temporary file renamed over it.
-    Replacement(Replacement),
+    Replacement(Box<Replacement>),
     /// A device, FIFO or socket (`/dev/null`, `/dev/stdout` on a pipe): nothing can replace
     /// it, so it is written directly.
     Stream(File),
@@ -185,14 +185,14 @@ impl AtomicFile {
         remove_stale_temporaries(&folder, &name);
         let permissions = previous.as_ref().map(Metadata::permissions);
         let new = TempFile::create(&folder, &name, permissions.as_ref())?;
-        Ok(AtomicFile(Target::Replacement(Replacement {
+        Ok(AtomicFile(Target::Replacement(Box::new(Replacement {
             new,
             target,
             folder,
             name,
             previous,
             backup: options.backup,
-        })))
+        }))))
     }
 
     /// Flushes the new version to disk, keeps the old one as `NAME~` when asked to, and
@@ -209,7 +209,7 @@ impl AtomicFile {
             name,
             previous,
             backup,
-        } = replacement;
+        } = *replacement;
         new.file.sync_all()?;
         if let (true, Some(meta)) = (backup, &previous) {
             let mut backup_name = name;

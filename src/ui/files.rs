@@ -93,6 +93,7 @@ fn confirm_read_only(editor: &Rc<Editor>, parent: &gtk::Window, path: &Path) {
         gtk::ButtonsType::None,
         format!("“{name}” is read-only. Save over it anyway?"),
     );
+    dialog.set_title(Some("Read-only File"));
     dialog.set_secondary_text(Some(
         "The file is replaced by the new version, which is read-only as well.",
     ));
