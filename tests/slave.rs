@@ -485,3 +485,167 @@ fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
     drop(connection);
     assert!(child.wait().unwrap().success());
 }
+
+/// A slave serving the session bus, and the line it printed at start-up: its bus name and its
+/// access token.
+struct SessionSlave {
+    /// The process that started the slave: the slave itself, or a shell in between.
+    starter: std::process::Child,
+    pid: u32,
+    name: String,
+    token: String,
+}
+
+impl SessionSlave {
+    /// `asgard slave --session-bus`, started by this process, or with `through_shell` by a
+    /// shell, so that this process is not the one that started it.
+    fn start(through_shell: bool) -> SessionSlave {
+        use std::io::BufRead;
+        assert!(
+            std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some(),
+            "this test needs a session bus: run it with scripts/test"
+        );
+        let mut command = if through_shell {
+            let mut shell = Command::new("sh");
+            shell.args(["-c", "\"$0\" slave --session-bus & wait", ASGARD]);
+            shell
+        } else {
+            let mut slave = Command::new(ASGARD);
+            slave.args(["slave", "--session-bus"]);
+            slave
+        };
+        let mut starter = command
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(starter.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let (name, token) = line
+            .trim_end()
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("expected 'NAME TOKEN', the slave printed {line:?}"));
+        let pid = name
+            .strip_prefix("org.asgard.Asgard1.Slave")
+            .and_then(|pid| pid.parse().ok())
+            .unwrap_or_else(|| panic!("not a slave's bus name: {name}"));
+        assert_eq!(token.len(), 32, "{token}");
+        SessionSlave {
+            starter,
+            pid,
+            name: name.to_owned(),
+            token: token.to_owned(),
+        }
+    }
+
+    fn subdocument<'a>(&self, bus: &'a zbus::blocking::Connection) -> SubdocumentProxyBlocking<'a> {
+        SubdocumentProxyBlocking::builder(bus)
+            .destination(self.name.clone())
+            .unwrap()
+            .cache_properties(CacheProperties::No)
+            .build()
+            .unwrap()
+    }
+
+    fn authenticate(&self, bus: &zbus::blocking::Connection, token: &str) -> zbus::Result<()> {
+        bus.call_method(
+            Some(self.name.as_str()),
+            "/org/asgard/Asgard1/Subdocument",
+            Some("org.asgard.SessionAccess1"),
+            "Authenticate",
+            &(token,),
+        )
+        .map(|_| ())
+    }
+}
+
+impl Drop for SessionSlave {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.pid.to_string()).status();
+        let _ = self.starter.kill();
+        let _ = self.starter.wait();
+    }
+}
+
+fn access_denied(result: Result<impl std::fmt::Debug, CallError>) -> String {
+    match result {
+        Err(CallError::AccessDenied(message)) => message,
+        other => panic!("expected AccessDenied, got {other:?}"),
+    }
+}
+
+/// `--session-bus` answers a process that did not start it only after it authenticated with
+/// the token printed at start-up: before, every call (and property) is refused with a named
+/// error saying how to get in, and the scene cannot be replaced; a wrong token is refused;
+/// admission is per connection.
+#[test]
+fn on_the_session_bus_a_stranger_needs_the_token() {
+    let slave = SessionSlave::start(true);
+    let bus = zbus::blocking::Connection::session().unwrap();
+    let subdocument = slave.subdocument(&bus);
+
+    let message = access_denied(subdocument.set_scene_text("body intruder"));
+    assert!(
+        message.contains("org.asgard.SessionAccess1.Authenticate")
+            && message.contains("printed at start-up"),
+        "{message}"
+    );
+    access_denied(subdocument.get_scene_text());
+    access_denied(subdocument.create_rendition(16, 16));
+    let property = subdocument.status().unwrap_err();
+    assert_eq!(
+        error_name(&property),
+        "org.freedesktop.DBus.Error.AccessDenied"
+    );
+
+    let wrong = slave.authenticate(&bus, &"0".repeat(32)).unwrap_err();
+    assert_eq!(error_name(&wrong), "org.asgard.Asgard1.Error.AccessDenied");
+    access_denied(subdocument.get_scene_text());
+
+    slave.authenticate(&bus, &slave.token).unwrap();
+    let scene = "shape_set s desc {sphere 0.5}\nbody b shape s\n";
+    subdocument.set_scene_text(scene).unwrap();
+    assert_eq!(subdocument.get_scene_text().unwrap(), scene);
+    assert_ne!(subdocument.status().unwrap(), "loading");
+
+    // Another connection of the same process is a stranger until it authenticates too.
+    let other = zbus::blocking::Connection::session().unwrap();
+    access_denied(slave.subdocument(&other).get_scene_text());
+
+    // The access interface is the schema's.
+    let introspectable = zbus::blocking::fdo::IntrospectableProxy::builder(&bus)
+        .destination(slave.name.clone())
+        .unwrap()
+        .path("/org/asgard/Asgard1/Subdocument")
+        .unwrap()
+        .build()
+        .unwrap();
+    let served = introspectable.introspect().unwrap();
+    let name = "org.asgard.SessionAccess1";
+    assert_eq!(
+        members(&served, name),
+        members(asgard::ipc::names::SESSION_ACCESS_XML, name)
+    );
+}
+
+/// The process that started a session-bus slave is answered without the token.
+#[test]
+fn on_the_session_bus_the_starter_is_answered_without_the_token() {
+    let slave = SessionSlave::start(false);
+    let bus = zbus::blocking::Connection::session().unwrap();
+    let subdocument = slave.subdocument(&bus);
+    let scene = "shape_set s desc {sphere 0.5}\nbody b shape s\n";
+    subdocument.set_scene_text(scene).unwrap();
+    assert_eq!(subdocument.get_scene_text().unwrap(), scene);
+    let rendition = subdocument.create_rendition(16, 16).unwrap();
+    let rendition = RenditionProxyBlocking::builder(&bus)
+        .destination(slave.name.clone())
+        .unwrap()
+        .path(rendition)
+        .unwrap()
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    assert_eq!(rendition.size().unwrap(), (16, 16));
+}

@@ -11,7 +11,10 @@ pub struct SlaveArgs {
     /// The inherited socket of a private D-Bus connection to the host (the slave is its server).
     #[arg(long, value_name = "N")]
     dbus_fd: Option<i32>,
-    /// Serve on the session bus as org.asgard.Asgard1.Slave<PID>, for gdbus and busctl.
+    /// Serve on the session bus as org.asgard.Asgard1.Slave<PID>, for tools. Only the process
+    /// that started the slave, and connections of the same user that call
+    /// org.asgard.SessionAccess1.Authenticate with the token printed at start-up (the first
+    /// line of standard output: "BUS_NAME TOKEN"), are answered.
     #[arg(long)]
     session_bus: bool,
 }

@@ -20,6 +20,9 @@ pub enum Error {
     Closed(String),
     /// A facility this slave cannot offer (no display for editor windows, …).
     NotAvailable(String),
+    /// A caller the slave does not answer: on the session bus, one that neither started the
+    /// slave nor authenticated with its token (`org.asgard.SessionAccess1`).
+    AccessDenied(String),
     /// An internal failure (rendering, memory); the slave keeps serving.
     Failed(String),
 }
@@ -35,6 +38,7 @@ impl Error {
             | Error::InvalidArgument(m)
             | Error::Closed(m)
             | Error::NotAvailable(m)
+            | Error::AccessDenied(m)
             | Error::Failed(m) => m.clone(),
         }
     }
@@ -54,6 +58,7 @@ mod tests {
             Error::InvalidArgument(m()),
             Error::Closed(m()),
             Error::NotAvailable(m()),
+            Error::AccessDenied(m()),
             Error::Failed(m()),
         ]
     }

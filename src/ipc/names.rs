@@ -7,6 +7,13 @@ pub const SUBDOCUMENT_XML: &str = include_str!("../../schemas/org.asgard.Subdocu
 /// The introspection XML of the rendition interface, as shipped in `schemas/`.
 pub const RENDITION_XML: &str = include_str!("../../schemas/org.asgard.Rendition1.xml");
 
+/// The introspection XML of the session-bus access interface, as shipped in `schemas/`.
+pub const SESSION_ACCESS_XML: &str = include_str!("../../schemas/org.asgard.SessionAccess1.xml");
+
+/// The interface through which a tool on the session bus presents a slave's token; served
+/// beside the subdocument in session-bus mode only.
+pub const SESSION_ACCESS_INTERFACE: &str = "org.asgard.SessionAccess1";
+
 /// The interface of a slave's one subdocument object.
 pub const SUBDOCUMENT_INTERFACE: &str = "org.asgard.Subdocument1";
 
@@ -53,6 +60,7 @@ mod tests {
     fn names_are_valid_dbus_names() {
         InterfaceName::try_from(SUBDOCUMENT_INTERFACE).unwrap();
         InterfaceName::try_from(RENDITION_INTERFACE).unwrap();
+        InterfaceName::try_from(SESSION_ACCESS_INTERFACE).unwrap();
         ObjectPath::try_from(SUBDOCUMENT_PATH).unwrap();
         ObjectPath::try_from(rendition_path(1)).unwrap();
         ErrorName::try_from(format!("{ERROR_PREFIX}.Closed")).unwrap();
@@ -64,6 +72,9 @@ mod tests {
     fn the_schemas_declare_these_interfaces() {
         assert!(SUBDOCUMENT_XML.contains(&format!("<interface name=\"{SUBDOCUMENT_INTERFACE}\">")));
         assert!(RENDITION_XML.contains(&format!("<interface name=\"{RENDITION_INTERFACE}\">")));
+        assert!(SESSION_ACCESS_XML
+            .contains(&format!("<interface name=\"{SESSION_ACCESS_INTERFACE}\">")));
+        assert!(SESSION_ACCESS_XML.contains(&format!("{ERROR_PREFIX}.AccessDenied")));
         assert!(SUBDOCUMENT_XML.contains(&format!("at {SUBDOCUMENT_PATH}.")));
         assert!(RENDITION_XML.contains(&format!("at {RENDITION_PATH_PREFIX}N")));
         assert!(SUBDOCUMENT_XML.contains(&format!(

@@ -11,7 +11,9 @@
 //! ([`main_thread`]); signals go back through one ordered, bounded queue ([`outbox`]).
 //!
 //! The slave ends when its connection closes: the host closed it or went away (on the
-//! session bus, when the bus goes away).
+//! session bus, when the bus goes away). On the session bus it answers only the process that
+//! started it and connections that authenticated with the token it prints at start-up
+//! ([`access`]).
 //!
 //! A rendition in `live` mode runs the scene itself with the editor's live run
 //! (`crate::ui::graphical::live::LiveRun` over `crate::live::scene::SceneAdvance`), advanced
@@ -21,6 +23,7 @@
 //! `OpenEditor` opens the editor's windows (`crate::ui`) on the slave's own session and main
 //! loop, initialising GTK the first time (without a display it answers `NotAvailable`).
 
+mod access;
 mod main_thread;
 mod outbox;
 mod picture;
@@ -31,10 +34,12 @@ mod subdocument;
 
 use crate::ipc::names::{slave_bus_name, SUBDOCUMENT_PATH};
 use crate::ipc::transport;
+use access::{Access, SessionAccess};
 use gtk4::glib;
 use main_thread::MainThread;
-use service::SubdocumentService;
+use service::{SessionAccessService, SubdocumentService};
 use std::fmt;
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -49,7 +54,9 @@ pub enum Bus {
     /// A private peer-to-peer connection on a socket the host passed (`--dbus-fd N`); the
     /// slave is the D-Bus server of the pair, the host the client.
     Peer(UnixStream),
-    /// The session bus, under `org.asgard.Asgard1.Slave<PID>` (`--session-bus`), for tools.
+    /// The session bus, under `org.asgard.Asgard1.Slave<PID>` (`--session-bus`), for tools:
+    /// calls are answered for the starting process and for connections that authenticated
+    /// with the token printed at start-up ([`access`]).
     Session,
 }
 
@@ -68,19 +75,29 @@ impl std::error::Error for SlaveError {}
 /// Serves the contract on `bus` until the connection closes.
 pub fn run(bus: Bus) -> Result<(), SlaveError> {
     let (main, jobs) = MainThread::new();
-    let service = SubdocumentService::new(main);
     let failed = |doing: &str| {
         let doing = doing.to_string();
         move |e: zbus::Error| SlaveError(format!("{doing}: {e}"))
     };
-    let builder = match bus {
-        Bus::Peer(stream) => {
-            transport::slave_connection(stream).map_err(failed("cannot use the host's socket"))?
+    let (builder, access) = match bus {
+        Bus::Peer(stream) => (
+            transport::slave_connection(stream).map_err(failed("cannot use the host's socket"))?,
+            Arc::new(Access::Private),
+        ),
+        Bus::Session => {
+            let rules = SessionAccess::new()
+                .map_err(|e| SlaveError(format!("cannot make an access token: {e}")))?;
+            let access = Arc::new(Access::Session(rules));
+            let builder = zbus::connection::Builder::session()
+                .and_then(|b| b.name(slave_bus_name(std::process::id())))
+                .and_then(|b| {
+                    b.serve_at(SUBDOCUMENT_PATH, SessionAccessService::new(access.clone()))
+                })
+                .map_err(failed("cannot use the session bus"))?;
+            (builder, access)
         }
-        Bus::Session => zbus::connection::Builder::session()
-            .and_then(|b| b.name(slave_bus_name(std::process::id())))
-            .map_err(failed("cannot use the session bus"))?,
     };
+    let service = SubdocumentService::new(main, access.clone());
     let connection = zbus::block_on(
         builder
             .serve_at(SUBDOCUMENT_PATH, service)
@@ -88,6 +105,18 @@ pub fn run(bus: Bus) -> Result<(), SlaveError> {
             .build(),
     )
     .map_err(failed("cannot connect to the host"))?;
+    if let Access::Session(rules) = &*access {
+        // The name is owned once the connection is built: a tool reading this line can call.
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "{} {}",
+            slave_bus_name(std::process::id()),
+            rules.token()
+        )
+        .and_then(|()| out.flush())
+        .map_err(|e| SlaveError(format!("cannot print the access token: {e}")))?;
+    }
 
     let context = glib::MainContext::default();
     let _owner = context

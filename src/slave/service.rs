@@ -9,57 +9,85 @@
 //! a flood of motions costs neither memory nor redraws.
 //!
 //! Properties answer with the standard errors of `org.freedesktop.DBus.Properties` (zbus
-//! answers Get and Set itself): `InvalidArgs` for a bad value, `NotSupported`, `Failed`.
+//! answers Get and Set itself): `InvalidArgs` for a bad value, `NotSupported`, `Failed`,
+//! `AccessDenied`.
+//!
+//! Every method and property first asks [`Access`] whether the caller may call: always on the
+//! private connection, on the session bus only the starter and authenticated connections.
+//! [`SessionAccessService`] is where a session-bus caller authenticates.
 
+use super::access::Access;
 use super::main_thread::MainThread;
 use crate::ipc::names::rendition_path;
 use crate::ipc::{Error, Modifiers, PointerKind};
 use nalgebra::Point2;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use zbus::message::Header;
 use zbus::object_server::{ObjectServer, SignalEmitter};
 use zbus::zvariant::OwnedObjectPath;
+use zbus::Connection;
 
 /// `org.asgard.Subdocument1` at `/org/asgard/Asgard1/Subdocument`.
 pub struct SubdocumentService {
     main: MainThread,
+    access: Arc<Access>,
 }
 
 impl SubdocumentService {
-    pub fn new(main: MainThread) -> SubdocumentService {
-        SubdocumentService { main }
+    pub fn new(main: MainThread, access: Arc<Access>) -> SubdocumentService {
+        SubdocumentService { main, access }
     }
 }
 
 #[zbus::interface(name = "org.asgard.Subdocument1", spawn = false)]
 impl SubdocumentService {
-    async fn set_scene_text(&self, text: String) -> Result<(), Error> {
+    async fn set_scene_text(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        text: String,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         self.main.call(move |s| s.set_scene_text(text)).await
     }
 
     #[zbus(out_args("text"))]
-    async fn get_scene_text(&self) -> Result<String, Error> {
+    async fn get_scene_text(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> Result<String, Error> {
+        self.access.check(Some(&header), connection).await?;
         self.main.run(|s| s.scene_text()).await
     }
 
-    async fn simulate(&self) -> Result<(), Error> {
+    async fn simulate(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         self.main.call(|s| s.simulate()).await
     }
 
     #[zbus(out_args("rendition"))]
     async fn create_rendition(
         &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
         width: u32,
         height: u32,
         #[zbus(object_server)] server: &ObjectServer,
     ) -> Result<OwnedObjectPath, Error> {
+        self.access.check(Some(&header), connection).await?;
         let number = self
             .main
             .call(move |s| s.create_rendition(width, height))
             .await?;
         let path = OwnedObjectPath::try_from(rendition_path(number))
             .map_err(|e| Error::Failed(format!("bad rendition path: {e}")))?;
-        let service = RenditionService::new(self.main.clone(), number);
+        let service = RenditionService::new(self.main.clone(), self.access.clone(), number);
         server
             .at(&path, service)
             .await
@@ -67,38 +95,76 @@ impl SubdocumentService {
         Ok(path)
     }
 
-    async fn open_editor(&self, kind: String) -> Result<(), Error> {
+    async fn open_editor(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        kind: String,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         self.main.call(move |s| s.open_editor(&kind)).await
     }
 
-    async fn set_handles_visible(&self, kind: String, visible: bool) -> Result<(), Error> {
+    async fn set_handles_visible(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        kind: String,
+        visible: bool,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         self.main
             .call(move |s| s.set_handles_visible(&kind, visible))
             .await
     }
 
     #[zbus(property)]
-    async fn preferred_size(&self) -> zbus::fdo::Result<(u32, u32)> {
+    async fn preferred_size(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<(u32, u32)> {
+        check_property(&self.access, header, connection).await?;
         property(self.main.run(|s| s.preferred_size()).await)
     }
 
     #[zbus(property)]
-    async fn duration(&self) -> zbus::fdo::Result<f64> {
+    async fn duration(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<f64> {
+        check_property(&self.access, header, connection).await?;
         property(self.main.run(|s| s.duration()).await)
     }
 
     #[zbus(property)]
-    async fn status(&self) -> zbus::fdo::Result<String> {
+    async fn status(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<String> {
+        check_property(&self.access, header, connection).await?;
         property(self.main.run(|s| s.status().as_str().to_string()).await)
     }
 
     #[zbus(property)]
-    async fn handles_visible(&self) -> zbus::fdo::Result<Vec<String>> {
+    async fn handles_visible(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<Vec<String>> {
+        check_property(&self.access, header, connection).await?;
         property(self.main.run(|s| s.handles_visible()).await)
     }
 
     #[zbus(property)]
-    async fn renditions(&self) -> zbus::fdo::Result<Vec<OwnedObjectPath>> {
+    async fn renditions(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<Vec<OwnedObjectPath>> {
+        check_property(&self.access, header, connection).await?;
         property(self.main.run(|s| s.rendition_paths()).await)
     }
 
@@ -127,15 +193,17 @@ type MotionSlot = Arc<Mutex<Option<(Point2<f64>, Modifiers)>>>;
 /// `org.asgard.Rendition1` at `/org/asgard/Asgard1/Rendition/N`.
 pub struct RenditionService {
     main: MainThread,
+    access: Arc<Access>,
     number: u32,
     closed: AtomicBool,
     motion: MotionSlot,
 }
 
 impl RenditionService {
-    fn new(main: MainThread, number: u32) -> RenditionService {
+    fn new(main: MainThread, access: Arc<Access>, number: u32) -> RenditionService {
         RenditionService {
             main,
+            access,
             number,
             closed: AtomicBool::new(false),
             motion: Arc::default(),
@@ -155,22 +223,45 @@ impl RenditionService {
 
 #[zbus::interface(name = "org.asgard.Rendition1", spawn = false)]
 impl RenditionService {
-    async fn resize(&self, width: u32, height: u32) -> Result<(), Error> {
+    async fn resize(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        width: u32,
+        height: u32,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.resize(n, width, height)).await
     }
 
-    async fn play(&self) -> Result<(), Error> {
+    async fn play(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.play(n, true)).await
     }
 
-    async fn pause(&self) -> Result<(), Error> {
+    async fn pause(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.play(n, false)).await
     }
 
-    async fn seek(&self, time: f64) -> Result<(), Error> {
+    async fn seek(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        time: f64,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.seek(n, time)).await
     }
@@ -178,19 +269,27 @@ impl RenditionService {
     #[zbus(out_args("fd", "width", "height", "stride", "buffers", "buffer_size"))]
     async fn get_frame_buffer(
         &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
     ) -> Result<(zbus::zvariant::OwnedFd, u32, u32, u32, u32, u64), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.frame_buffer(n)).await
     }
 
+    // Five arguments of the contract, and the caller's header and connection for the check.
+    #[allow(clippy::too_many_arguments)]
     async fn pointer(
         &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
         kind: String,
         button: u32,
         x: f64,
         y: f64,
         modifiers: u32,
     ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         let kind: PointerKind = kind
             .parse()
@@ -232,19 +331,40 @@ impl RenditionService {
             .await
     }
 
-    async fn scroll(&self, dx: f64, dy: f64, modifiers: u32) -> Result<(), Error> {
+    async fn scroll(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        dx: f64,
+        dy: f64,
+        modifiers: u32,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         let _ = (finite_point(dx, dy)?, modifiers);
         self.main.call(move |s| s.scroll(n, dy)).await
     }
 
-    async fn key(&self, name: String, pressed: bool, modifiers: u32) -> Result<(), Error> {
+    async fn key(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        name: String,
+        pressed: bool,
+        modifiers: u32,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         let _ = modifiers;
         self.main.call(move |s| s.key(n, &name, pressed)).await
     }
 
-    async fn close(&self) -> Result<(), Error> {
+    async fn close(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
         self.main.call(move |s| s.close(n)).await?;
         self.closed.store(true, Ordering::Release);
@@ -252,43 +372,80 @@ impl RenditionService {
     }
 
     #[zbus(property(emits_changed_signal = "false"))]
-    async fn time(&self) -> zbus::fdo::Result<f64> {
+    async fn time(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<f64> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.time(n)).await)
     }
 
     #[zbus(property)]
-    async fn playing(&self) -> zbus::fdo::Result<bool> {
+    async fn playing(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<bool> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.playing(n)).await)
     }
 
     #[zbus(property, name = "Loop")]
-    async fn looping(&self) -> zbus::fdo::Result<bool> {
+    async fn looping(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<bool> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.looping(n)).await)
     }
 
     #[zbus(property, name = "Loop")]
-    async fn set_looping(&self, looping: bool) -> zbus::fdo::Result<()> {
+    async fn set_looping(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+        looping: bool,
+    ) -> zbus::fdo::Result<()> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.set_looping(n, looping)).await)
     }
 
     #[zbus(property)]
-    async fn mode(&self) -> zbus::fdo::Result<String> {
+    async fn mode(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<String> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.mode(n)).await)
     }
 
     #[zbus(property)]
-    async fn set_mode(&self, mode: String) -> zbus::fdo::Result<()> {
+    async fn set_mode(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+        mode: String,
+    ) -> zbus::fdo::Result<()> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.set_mode(n, &mode)).await)
     }
 
     #[zbus(property)]
-    async fn size(&self) -> zbus::fdo::Result<(u32, u32)> {
+    async fn size(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<(u32, u32)> {
+        check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.size(n)).await)
     }
@@ -323,11 +480,47 @@ fn property<T>(result: Result<T, Error>) -> zbus::fdo::Result<T> {
     result.map_err(property_error)
 }
 
+/// [`Access::check`] for a property read or write, answered with the standard error.
+async fn check_property(
+    access: &Access,
+    header: Option<Header<'_>>,
+    connection: &Connection,
+) -> zbus::fdo::Result<()> {
+    access
+        .check(header.as_ref(), connection)
+        .await
+        .map_err(property_error)
+}
+
 /// A contract error as the standard error `Properties.Get` and `Set` answer with.
 fn property_error(e: Error) -> zbus::fdo::Error {
     match e {
         Error::InvalidArgument(m) | Error::InvalidSize(m) => zbus::fdo::Error::InvalidArgs(m),
         Error::NotAvailable(m) => zbus::fdo::Error::NotSupported(m),
+        Error::AccessDenied(m) => zbus::fdo::Error::AccessDenied(m),
         other => zbus::fdo::Error::Failed(other.message()),
+    }
+}
+
+/// `org.asgard.SessionAccess1` at `/org/asgard/Asgard1/Subdocument`, in session-bus mode.
+pub struct SessionAccessService {
+    access: Arc<Access>,
+}
+
+impl SessionAccessService {
+    pub fn new(access: Arc<Access>) -> SessionAccessService {
+        SessionAccessService { access }
+    }
+}
+
+#[zbus::interface(name = "org.asgard.SessionAccess1")]
+impl SessionAccessService {
+    async fn authenticate(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        token: String,
+    ) -> Result<(), Error> {
+        self.access.authenticate(&token, &header, connection).await
     }
 }
