@@ -62,6 +62,25 @@ impl TimeBank {
         Withdrawal { steps, step_dt }
     }
 
+    /// Puts `steps` steps of `step_dt` seconds (from the last payout) back: they were paid out
+    /// but not run, so their real time is still owed to the simulation.
+    pub fn refund(&mut self, steps: u64, step_dt: f64) {
+        let amount = if self.divide_remainder {
+            Duration::try_from_secs_f64(step_dt * steps as f64).unwrap_or(Duration::MAX)
+        } else {
+            duration_from_nanos(u128::from(steps) * self.dt.as_nanos())
+        };
+        self.balance = self.balance.saturating_add(amount);
+    }
+
+    /// Keeps at most `most` in the bank; returns what was given up. This is how a simulation
+    /// that cannot keep up with real time falls behind it instead of owing ever more.
+    pub fn limit(&mut self, most: Duration) -> Duration {
+        let forfeited = self.balance.saturating_sub(most);
+        self.balance -= forfeited;
+        forfeited
+    }
+
     /// Real time paid in and not yet paid out.
     pub fn balance(&self) -> Duration {
         self.balance
@@ -135,6 +154,27 @@ mod tests {
         let w = bank.deposit(dt * 3);
         assert_eq!(w.steps, 3);
         assert!(w.step_dt >= dt.as_secs_f64());
+    }
+
+    #[test]
+    fn refunded_steps_are_owed_again_and_a_limit_forfeits_the_rest() {
+        let mut bank = TimeBank::new(Duration::from_millis(10), false).unwrap();
+        let w = bank.deposit(Duration::from_millis(55));
+        assert_eq!(w.steps, 5);
+        bank.refund(3, w.step_dt);
+        assert_eq!(bank.balance(), Duration::from_millis(35));
+        assert_eq!(
+            bank.limit(Duration::from_millis(20)),
+            Duration::from_millis(15)
+        );
+        assert_eq!(bank.balance(), Duration::from_millis(20));
+        assert_eq!(bank.limit(Duration::from_millis(50)), Duration::ZERO);
+
+        let mut divided = TimeBank::new(Duration::from_millis(10), true).unwrap();
+        let w = divided.deposit(Duration::from_millis(25));
+        assert_eq!((w.steps, w.step_dt), (2, 0.0125));
+        divided.refund(1, w.step_dt);
+        assert_eq!(divided.balance(), Duration::from_micros(12_500));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::bank::TimeBank;
 use super::clock::{Clock, SystemClock};
 use super::error::LiveError;
 use super::module::{Module, ModuleHandle, Schedule};
+use super::pace::{Pacer, Pacing, Rate};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,10 +44,15 @@ struct Entry {
 /// Runs modules in one loop on the calling thread.
 ///
 /// Each iteration reads the clock, pays the time elapsed since the previous iteration into the
-/// time bank, and then updates every module that is not paused, in the order they were added:
-/// a [`Schedule::FixedStep`] module once for each step the bank pays out (N = floor(bank / dt)),
-/// a [`Schedule::EveryIteration`] module once with the elapsed time. If rendering took 1 s and
-/// dt is 0.1 s, the scene takes ten steps in the next iteration.
+/// time bank, takes the steps it pays out (N = floor(bank / dt)), each step updating every
+/// [`Schedule::FixedStep`] module that is not paused in the order they were added, and then
+/// updates every [`Schedule::EveryIteration`] module that is not paused once with the elapsed
+/// time. If rendering took 1 s and dt is 0.1 s, the scene takes ten steps in the next
+/// iteration. A stop requested by a module during a step ends the run after that step.
+///
+/// With [`Driver::set_pacing`] an iteration takes steps only within a processor-time budget
+/// and the simulation falls behind real time when it cannot keep up ([`Pacer`]); by default
+/// ([`Pacing::CATCH_UP`]) every step due is taken.
 ///
 /// With remainder division (the default) the steps of one iteration share out everything in
 /// the bank, so motion is smooth but step lengths vary with the machine's speed. Without it
@@ -61,9 +67,13 @@ pub struct Driver {
     clock: Box<dyn Clock>,
     dt: Duration,
     remainder_division: bool,
+    pacing: Pacing,
     starting: Vec<Box<dyn FnMut()>>,
     stop: StopHandle,
 }
+
+/// A stop requested during a step, ending the iteration.
+struct Stopped;
 
 impl Default for Driver {
     fn default() -> Driver {
@@ -84,6 +94,7 @@ impl Driver {
             clock: Box::new(clock),
             dt: DEFAULT_DT,
             remainder_division: true,
+            pacing: Pacing::CATCH_UP,
             starting: Vec::new(),
             stop: StopHandle::default(),
         }
@@ -109,6 +120,12 @@ impl Driver {
 
     pub fn remainder_division(&self) -> bool {
         self.remainder_division
+    }
+
+    /// Sets how much work an iteration may do ([`Pacing::LIVE`] for a live run in real
+    /// time); the default takes every step due.
+    pub fn set_pacing(&mut self, pacing: Pacing) {
+        self.pacing = pacing;
     }
 
     /// Adds a module, updated after those added before it; the handle pauses and resumes it.
@@ -138,10 +155,15 @@ impl Driver {
     }
 
     /// Initialises the modules, runs the `starting` callbacks, and loops until a stop is
-    /// requested; then shuts the modules down in reverse order. Returns only when stopped, or
-    /// at once if a module fails to initialise (the ones already initialised are shut down).
-    pub fn run(&mut self) -> Result<(), LiveError> {
-        let mut bank = TimeBank::new(self.dt, self.remainder_division)?;
+    /// requested; then shuts the modules down in reverse order. Returns only when stopped,
+    /// with the rate the run achieved (simulated time per real time, and whether real time was
+    /// given up), or at once if a module fails to initialise (the ones already initialised are
+    /// shut down).
+    pub fn run(&mut self) -> Result<Rate, LiveError> {
+        let mut pacer = Pacer::new(
+            TimeBank::new(self.dt, self.remainder_division)?,
+            self.pacing,
+        );
         self.init_modules()?;
         for callback in &mut self.starting {
             callback();
@@ -151,26 +173,38 @@ impl Driver {
             let now = self.clock.now();
             let elapsed = now.saturating_sub(last);
             last = now;
-            let payout = bank.deposit(elapsed);
-            let mut updated = false;
-            for entry in &mut self.modules {
-                if entry.handle.is_paused() {
-                    continue;
+            let active = |entry: &&mut Entry, schedule| {
+                entry.schedule == schedule && !entry.handle.is_paused()
+            };
+            let stepping = self
+                .modules
+                .iter_mut()
+                .any(|e| active(&e, Schedule::FixedStep));
+            let (modules, stop) = (&mut self.modules, &self.stop);
+            let frame = pacer.frame(elapsed, |dt| {
+                for entry in modules
+                    .iter_mut()
+                    .filter(|e| active(e, Schedule::FixedStep))
+                {
+                    entry.module.update(dt);
                 }
-                match entry.schedule {
-                    Schedule::FixedStep => {
-                        for _ in 0..payout.steps {
-                            entry.module.update(payout.step_dt);
-                        }
-                        updated |= payout.steps > 0;
-                    }
-                    Schedule::EveryIteration => {
-                        entry.module.update(elapsed.as_secs_f64());
-                        updated = true;
-                    }
+                if stop.is_stop_requested() {
+                    Err(Stopped)
+                } else {
+                    Ok(())
                 }
+            });
+            let Ok(frame) = frame else { break };
+            let mut updated = stepping && frame.steps > 0;
+            for entry in modules
+                .iter_mut()
+                .filter(|e| active(e, Schedule::EveryIteration))
+            {
+                entry.module.update(elapsed.as_secs_f64());
+                updated = true;
             }
             if !updated {
+                let bank = pacer.bank();
                 self.clock.sleep(bank.dt().saturating_sub(bank.balance()));
             }
         }
@@ -178,7 +212,7 @@ impl Driver {
             entry.module.uninit();
         }
         self.stop.clear();
-        Ok(())
+        Ok(pacer.total())
     }
 
     fn init_modules(&mut self) -> Result<(), LiveError> {

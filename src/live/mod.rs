@@ -10,6 +10,11 @@
 //! pause and resume through their [`ModuleHandle`]; any thread stops the driver through a
 //! [`StopHandle`]; time comes from a [`Clock`], the system's or a [`ManualClock`].
 //!
+//! A [`Pacer`] bounds the steps one frame takes by processor time, so that a scene whose steps
+//! cost more than the real time they cover slows down (and says by how much, [`Rate`])
+//! instead of freezing whoever drives it: the editor's viewers, the slave's renditions and
+//! `asgard live` all pace live scenes with it.
+//!
 //! The driver is generic: what a module does in `update` (drawing, reading a device) is the
 //! module's business. [`scene`] holds the live-physics module, [`scene::SceneAdvance`].
 //!
@@ -21,6 +26,7 @@ mod clock;
 mod driver;
 mod error;
 mod module;
+mod pace;
 mod playback;
 pub mod scene;
 
@@ -29,4 +35,5 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use driver::{Driver, StopHandle, DEFAULT_DT};
 pub use error::{LiveError, ModuleError};
 pub use module::{Module, ModuleHandle, Schedule};
+pub use pace::{thread_processor_time, Frame, Pacer, Pacing, Rate, FRAME_BUDGET, MAX_LAG};
 pub use playback::{Playback, PlaybackError, PlaybackState, Tick};
