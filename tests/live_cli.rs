@@ -1,6 +1,7 @@
-//! `asgard live`: a short real-time run with a scripted drag and a recording, and how bad
-//! options are reported. The runs take a few tenths of a second of wall time; nothing is
-//! asserted about speed.
+//! `asgard live`: a short real-time run with a scripted drag and a recording, a scene too
+//! costly to keep pace that ends anyway and reports its slow-down, and how bad options are
+//! reported. The runs take about a second of wall time at most; nothing is asserted about
+//! speed, only about what the run reports.
 
 use serde_json::Value;
 use std::path::Path;
@@ -127,4 +128,45 @@ fn bad_options_are_reported() {
     );
     let message = stderr(&["live", &file, "--seconds=-1"]);
     assert!(message.contains("--seconds must be"), "{message}");
+}
+
+/// 128 balls on a floor, stepped every 0.1 ms: a step costs far more processor time than the
+/// real time it covers (about a hundred times on the machine this was written on).
+const COSTLY: &str = "simulator live_dt 0.0001
+shape_set ball desc {sphere 0.5}
+shape_set slab desc {face {color grey {-20 0 -20} {20 0 -20} {20 0 20} {-20 0 20}} face {color grey {-20 -1 -20} {-20 -1 20} {20 -1 20} {20 -1 -20}}}
+body floor shape slab fixed 1
+for {set i 0} {$i < 8} {incr i} {
+  for {set j 0} {$j < 8} {incr j} {
+    for {set k 0} {$k < 2} {incr k} {
+      body b$i-$j-$k shape ball init_pos [list [expr {$i * 1.01}] [expr {0.5 + $k * 1.01}] [expr {$j * 1.01}]]
+      force body b$i-$j-$k gravity {0 -9.81 0}
+    }
+  }
+}
+";
+
+/// A scene too costly to keep pace with real time still ends after its seconds of real time:
+/// behind the simulated end, reporting that it slowed down and the ratio it achieved.
+#[test]
+fn a_scene_too_costly_for_real_time_slows_down_ends_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scene_file(dir.path(), COSTLY);
+    let output = asgard(&["live", &file, "--seconds", "1", "--no-divide"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["slowed"], true, "{json}");
+    let ratio = json["real_time_ratio"].as_f64().unwrap();
+    assert!(ratio > 0.0 && ratio < 1.0, "{ratio}");
+    let time = json["time"].as_f64().unwrap();
+    assert!(
+        time < 1.0,
+        "the run did not stop behind the simulated end: {time}"
+    );
+    assert!(json["updates"].as_u64().unwrap() >= 1);
+    assert!(
+        stderr.contains(&format!("note: live mode ran at {ratio:.2}× real time")),
+        "{stderr}"
+    );
 }

@@ -6,9 +6,16 @@
 //! towards the point (x, y, z) and lets go at t1. Errors in the scene are reported as
 //! `FILE:LINE:COL: error: …`; a live step that fails is reported and ends the run with
 //! status 1 after printing the states reached.
+//!
+//! The run is paced as live mode on screen is ([`Pacing::LIVE`]): when a step costs more than
+//! the real time it covers, the scene falls behind real time rather than the run taking ever
+//! longer. It ends when the simulated time reaches start + S, or after S seconds of real time
+//! and the lag a live scene may make up ([`MAX_LAG`]), whichever comes first; the JSON then
+//! says how fast it ran (`real_time_ratio`, simulated per real seconds) and whether it fell
+//! behind (`slowed`), and standard error says so too.
 
 use asgard::live::scene::{LiveControls, LiveOptions, SceneAdvance};
-use asgard::live::{Driver, Module, Schedule, StopHandle};
+use asgard::live::{Driver, Module, Pacing, Schedule, StopHandle, MAX_LAG};
 use asgard::scene::evaluate;
 use asgard::sim::physics::{BodyState, Pullable};
 use clap::Args;
@@ -23,7 +30,8 @@ use std::time::{Duration, Instant};
 pub struct LiveArgs {
     /// The scene text.
     file: PathBuf,
-    /// How long to run, in seconds (real time, which is also simulated time).
+    /// How long to run, in seconds (real time, which is also simulated time while the scene
+    /// keeps pace; a scene too costly to keep pace stops after S seconds of real time).
     #[arg(long, value_name = "S")]
     seconds: f64,
     /// The fixed timestep (default: the scene's `simulator live_dt`).
@@ -160,6 +168,7 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
         .set_desired_dt(dt)
         .map_err(|e| format!("{shown}: error: {e}"))?;
     driver.set_remainder_division(!args.no_divide);
+    driver.set_pacing(Pacing::LIVE);
     driver.add_module(advance, Schedule::FixedStep);
     let end = scene.simulator.start + args.seconds;
     driver.add_module(
@@ -170,18 +179,31 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
                 .map(|(body, drag)| (body, centers[body], drag, Phase::Waiting))
                 .collect(),
             end,
+            deadline: Instant::now()
+                + Duration::try_from_secs_f64(args.seconds)
+                    .unwrap_or(Duration::MAX)
+                    .saturating_add(MAX_LAG),
             stop: driver.stop_handle(),
         },
         // After every scene step: the driver sleeps while no step is due.
         Schedule::FixedStep,
     );
     let started = Instant::now();
-    driver.run().map_err(|e| format!("{shown}: error: {e}"))?;
+    let rate = driver.run().map_err(|e| format!("{shown}: error: {e}"))?;
     let real = started.elapsed().as_secs_f64();
 
     let error = controls.error();
     if let Some(message) = &error {
         eprintln!("{shown}: error: {message}");
+    }
+    let simulated = controls.time() - scene.simulator.start;
+    let ratio = if real > 0.0 { simulated / real } else { 1.0 };
+    if rate.slowed {
+        eprintln!(
+            "{shown}: note: live mode ran at {ratio:.2}× real time: a step costs more than the \
+             real time it covers, so after {real:.2} s the scene had reached t = {:.3} of {end}",
+            controls.time()
+        );
     }
     let mut bodies = Map::new();
     for (i, body) in scene.bodies.iter().enumerate() {
@@ -203,6 +225,8 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
         "updates": controls.updates(),
         "collisions": controls.collision_count(),
         "real_seconds": real,
+        "real_time_ratio": ratio,
+        "slowed": rate.slowed,
         "dt": dt.as_secs_f64(),
         "remainder_division": !args.no_divide,
         "bodies": bodies,
@@ -228,13 +252,15 @@ enum Phase {
     Done,
 }
 
-/// Performs the drags when the scene's time comes, and stops the driver at the end time;
-/// updated after each scene step.
+/// Performs the drags when the scene's time comes, and stops the driver at the end time or,
+/// for a scene that cannot keep pace with real time, at the real-time deadline; updated after
+/// each scene step.
 struct DragScript {
     controls: LiveControls,
     /// Body, its centre of mass in shape coordinates, the drag, and how far it has come.
     drags: Vec<(usize, Vector3<f64>, Drag, Phase)>,
     end: f64,
+    deadline: Instant,
     stop: StopHandle,
 }
 
@@ -262,7 +288,7 @@ impl Module for DragScript {
                 *phase = Phase::Done;
             }
         }
-        if now >= self.end || self.controls.error().is_some() {
+        if now >= self.end || self.controls.error().is_some() || Instant::now() >= self.deadline {
             self.stop.request_stop();
         }
     }
