@@ -486,6 +486,78 @@ fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
     assert!(child.wait().unwrap().success());
 }
 
+/// 128 balls on a floor stepped every 0.1 ms: a live step costs far more processor time than
+/// the real time it covers. The computed motion is kept short.
+const COSTLY_LIVE: &str = "simulator finish 0.01 live_dt 0.0001
+shape_set ball desc {sphere 0.5}
+shape_set slab desc {face {color grey {-20 0 -20} {20 0 -20} {20 0 20} {-20 0 20}} face {color grey {-20 -1 -20} {-20 -1 20} {20 -1 20} {20 -1 -20}}}
+body floor shape slab fixed 1
+for {set i 0} {$i < 8} {incr i} {
+  for {set j 0} {$j < 8} {incr j} {
+    for {set k 0} {$k < 2} {incr k} {
+      body b$i-$j-$k shape ball init_pos [list [expr {$i * 1.01}] [expr {0.5 + $k * 1.01}] [expr {$j * 1.01}]]
+      force body b$i-$j-$k gravity {0 -9.81 0}
+    }
+  }
+}
+";
+
+/// A live rendition too costly for real time slows down and says so (LiveRate below 1,
+/// announced), while frames keep coming and calls keep being answered: a drag, the return to
+/// playback (LiveRate 1 again), and the end of the connection, which ends the slave.
+#[test]
+fn a_live_rendition_too_costly_for_real_time_slows_down_and_keeps_answering() {
+    let (mut child, connection) = start_slave();
+    let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
+    subdocument.set_scene_text(COSTLY_LIVE).unwrap();
+    let path = subdocument.create_rendition(160, 120).unwrap();
+    let live = RenditionProxyBlocking::builder(&connection)
+        .path(path)
+        .unwrap()
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    assert_eq!(live.live_rate().unwrap(), 1.0);
+    let properties = zbus::blocking::fdo::PropertiesProxy::builder(&connection)
+        .destination("org.asgard.Asgard1")
+        .unwrap()
+        .path(live.inner().path().to_owned())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut changes = properties.receive_properties_changed().unwrap();
+    let frames = LiveFrames::new(&live);
+    live.set_mode("live").unwrap();
+
+    let announced = loop {
+        let signal = changes
+            .next()
+            .expect("PropertiesChanged until LiveRate falls");
+        let args = signal.args().unwrap();
+        if let Some(zbus::zvariant::Value::F64(rate)) = args.changed_properties().get("LiveRate") {
+            break *rate;
+        }
+    };
+    assert!(announced > 0.0 && announced < 1.0, "{announced}");
+    let rate = live.live_rate().unwrap();
+    assert!(rate < 1.0, "{rate}");
+
+    let first = frames.next();
+    let second = frames.next();
+    assert!(second.time >= first.time);
+    live.pointer("press", 1, 80.0, 60.0, 0).unwrap();
+    live.pointer("motion", 0, 100.0, 60.0, 0).unwrap();
+    live.pointer("release", 1, 100.0, 60.0, 0).unwrap();
+    assert!(live.time().unwrap() >= second.time);
+
+    live.set_mode("playback").unwrap();
+    assert_eq!(live.live_rate().unwrap(), 1.0);
+    drop((live, properties, changes, frames));
+    drop(subdocument);
+    drop(connection);
+    assert!(child.wait().unwrap().success());
+}
+
 /// A slave serving the session bus, and the line it printed at start-up: its bus name and its
 /// access token.
 struct SessionSlave {

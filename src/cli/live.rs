@@ -15,7 +15,7 @@
 //! behind (`slowed`), and standard error says so too.
 
 use asgard::live::scene::{LiveControls, LiveOptions, SceneAdvance};
-use asgard::live::{Driver, Module, Pacing, Schedule, StopHandle, MAX_LAG};
+use asgard::live::{Driver, Module, Pacing, Rate, Schedule, StopHandle, MAX_LAG};
 use asgard::scene::evaluate;
 use asgard::sim::physics::{BodyState, Pullable};
 use clap::Args;
@@ -199,9 +199,15 @@ fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
     let simulated = controls.time() - scene.simulator.start;
     let ratio = if real > 0.0 { simulated / real } else { 1.0 };
     if rate.slowed {
+        let (shown_ratio, decimals) = Rate {
+            ratio,
+            slowed: true,
+        }
+        .rounded();
         eprintln!(
-            "{shown}: note: live mode ran at {ratio:.2}× real time: a step costs more than the \
-             real time it covers, so after {real:.2} s the scene had reached t = {:.3} of {end}",
+            "{shown}: note: live mode ran at {shown_ratio:.decimals$}× real time: a step costs \
+             more than the real time it covers, so after {real:.2} s the scene had reached \
+             t = {:.4} of {end}",
             controls.time()
         );
     }

@@ -86,6 +86,8 @@ pub struct Animation {
     handles: RefCell<BTreeSet<HandleKind>>,
     /// Whether the rendition was asked to run live (its `Mode`).
     live: Cell<bool>,
+    /// Whether the notice shows that the live run is slower than real time.
+    slow_notice: Cell<bool>,
     input: RefCell<InputQueue>,
     sending: Cell<bool>,
     events: EventSink,
@@ -138,6 +140,7 @@ impl Animation {
             frames_shown: Cell::new(0),
             handles: RefCell::new(BTreeSet::new()),
             live: Cell::new(false),
+            slow_notice: Cell::new(false),
             input: RefCell::new(InputQueue::new(INPUT_QUEUE_CAPACITY)),
             sending: Cell::new(false),
             events,
@@ -305,8 +308,20 @@ impl Animation {
         self.phase.replace(phase);
     }
 
+    /// Says over the animation that its live run is slower than real time (`rate` below 1),
+    /// or takes that notice away again (any other notice stays).
+    fn show_live_rate(&self, rate: f64) {
+        if rate < 1.0 {
+            self.show_notice(&format!("Live: running at {rate}× real time"));
+            self.slow_notice.set(true);
+        } else if self.slow_notice.get() {
+            self.show_notice("");
+        }
+    }
+
     /// Shows a line over the bottom of the animation; nothing when `text` is empty.
     fn show_notice(&self, text: &str) {
+        self.slow_notice.set(false);
         self.notice.set_text(text);
         self.notice.set_visible(!text.is_empty());
     }
@@ -698,8 +713,9 @@ async fn listen(
     });
 
     // The mode changes when asked to, and also when a live run fails: the Live toggle follows.
-    // The proxies do not cache properties (see `ipc::proxy`), so the change signal is read
-    // as it comes.
+    // A live run too costly for real time lowers LiveRate below 1: the notice says so. The
+    // proxies do not cache properties (see `ipc::proxy`), so the change signal is read as it
+    // comes.
     let inner = rendition.inner();
     let properties = PropertiesProxy::builder(inner.connection())
         .destination(inner.destination().to_owned())
@@ -717,14 +733,17 @@ async fn listen(
     glib::spawn_future_local(async move {
         while let Some(signal) = next(&mut changes).await {
             let Ok(args) = signal.args() else { continue };
-            let Some(Value::Str(mode)) = args.changed_properties().get("Mode") else {
-                continue;
-            };
             let Some(this) = current(&w, generation) else {
                 return;
             };
-            this.live.set(mode.as_str() == PlaybackMode::Live.as_str());
-            (this.events)(&this, AnimationEvent::ModeChanged);
+            let changed = args.changed_properties();
+            if let Some(Value::F64(rate)) = changed.get("LiveRate") {
+                this.show_live_rate(*rate);
+            }
+            if let Some(Value::Str(mode)) = changed.get("Mode") {
+                this.live.set(mode.as_str() == PlaybackMode::Live.as_str());
+                (this.events)(&this, AnimationEvent::ModeChanged);
+            }
         }
     });
 

@@ -120,6 +120,11 @@ pub trait Rendition {
     #[zbus(property)]
     fn set_mode(&self, mode: &str) -> zbus::Result<()>;
 
+    /// 1, or below 1 while a live run cannot keep pace with real time: its simulated time
+    /// per real time over the last second.
+    #[zbus(property)]
+    fn live_rate(&self) -> zbus::Result<f64>;
+
     #[zbus(property)]
     fn size(&self) -> zbus::Result<(u32, u32)>;
 

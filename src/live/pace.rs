@@ -84,11 +84,24 @@ pub struct Rate {
     pub slowed: bool,
 }
 
+impl Rate {
+    /// The ratio to two significant digits (0.31, 0.0062), and how many decimals that takes.
+    pub fn rounded(&self) -> (f64, usize) {
+        if !(self.ratio.is_finite() && self.ratio > 0.0) {
+            return (0.0, 0);
+        }
+        let decimals = (1 - self.ratio.log10().floor() as i32).clamp(0, 9) as usize;
+        let scale = 10f64.powi(decimals as i32);
+        ((self.ratio * scale).round() / scale, decimals)
+    }
+}
+
 impl fmt::Display for Rate {
-    /// "running at 0.31× real time", or "running in real time".
+    /// "running at 0.31× real time" (two significant digits), or "running in real time".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.slowed {
-            write!(f, "running at {:.2}× real time", self.ratio)
+            let (ratio, decimals) = self.rounded();
+            write!(f, "running at {ratio:.decimals$}× real time")
         } else {
             f.write_str("running in real time")
         }
@@ -319,6 +332,25 @@ mod tests {
         assert_eq!(rate.to_string(), "running at 0.20× real time");
         assert!(pacer.total().slowed);
         assert_eq!(pacer.real_time(), ms(2000));
+    }
+
+    #[test]
+    fn rates_show_two_significant_digits() {
+        let shown = |ratio| {
+            Rate {
+                ratio,
+                slowed: true,
+            }
+            .to_string()
+        };
+        assert_eq!(shown(0.3125), "running at 0.31× real time");
+        assert_eq!(shown(0.006149), "running at 0.0061× real time");
+        assert_eq!(shown(0.0), "running at 0× real time");
+        let rate = Rate {
+            ratio: 0.04567,
+            slowed: true,
+        };
+        assert_eq!(rate.rounded(), (0.046, 3));
     }
 
     #[test]

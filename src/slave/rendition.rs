@@ -73,6 +73,8 @@ pub struct Rendition {
     pub pointer: Pointer,
     /// Something changed that a paused rendition must show.
     dirty: bool,
+    /// The `LiveRate` last announced.
+    announced_rate: f64,
 }
 
 impl Rendition {
@@ -89,6 +91,7 @@ impl Rendition {
             view: View::default(),
             pointer: Pointer::default(),
             dirty: true,
+            announced_rate: 1.0,
         })
     }
 
@@ -156,6 +159,24 @@ impl Rendition {
             self.pointer.end_pull();
             self.dirty = true;
         }
+    }
+
+    /// `LiveRate`: 1 unless a live run could not keep pace with real time over the last
+    /// second; then the simulated time it managed per real time, to two significant digits.
+    pub fn live_rate(&self) -> f64 {
+        match &self.live {
+            Some(live) if live.run.rate().slowed => live.run.rate().rounded().0,
+            _ => 1.0,
+        }
+    }
+
+    /// The `LiveRate` to announce, when it is not the one announced last.
+    pub fn live_rate_change(&mut self) -> Option<f64> {
+        let rate = self.live_rate();
+        (rate != self.announced_rate).then(|| {
+            self.announced_rate = rate;
+            rate
+        })
     }
 
     /// The live run, in live mode.

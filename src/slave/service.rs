@@ -440,6 +440,17 @@ impl RenditionService {
     }
 
     #[zbus(property)]
+    async fn live_rate(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<f64> {
+        check_property(&self.access, header, connection).await?;
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.live_rate(n)).await)
+    }
+
+    #[zbus(property)]
     async fn size(
         &self,
         #[zbus(header)] header: Option<Header<'_>>,

@@ -479,6 +479,10 @@ impl Subdocument {
         Ok(())
     }
 
+    pub fn live_rate(&self, number: u32) -> Result<f64, Error> {
+        self.with(number, |r| Ok(r.live_rate()))
+    }
+
     pub fn size(&self, number: u32) -> Result<(u32, u32), Error> {
         self.with(number, |r| Ok(r.size()))
     }
@@ -680,8 +684,11 @@ impl Subdocument {
             // current (EGL_BAD_ACCESS); GTK makes its own current again before it draws.
             gtk::gdk::GLContext::clear_current();
         }
-        let mut stopped = Vec::new();
+        let mut changes = Vec::new();
         for (&number, rendition) in self.renditions.borrow_mut().iter_mut() {
+            if let Some(rate) = rendition.live_rate_change() {
+                changes.push((number, vec![("LiveRate", owned(rate))]));
+            }
             if !rendition.wants_frame() || self.outbox.frame_in_flight(number) {
                 continue;
             }
@@ -702,10 +709,10 @@ impl Subdocument {
                 changed.push(("Mode", owned(PlaybackMode::Playback.as_str())));
             }
             if !changed.is_empty() {
-                stopped.push((number, changed));
+                changes.push((number, changed));
             }
         }
-        for (number, changed) in stopped {
+        for (number, changed) in changes {
             self.outbox.properties_changed(number, changed);
         }
     }

@@ -4,13 +4,16 @@
 //!
 //! A [`LiveRun`] owns the [`SceneAdvance`] and pays it the real time between frames through a
 //! [`TimeBank`], so the simulation takes whole fixed steps of the scene's `live_dt` and its
-//! recorded times are multiples of it. Nothing here touches the session: the viewer draws the
-//! run and decides when a [`FinishedRun`] becomes text.
+//! recorded times are multiples of it. A [`Pacer`] bounds each frame's steps by processor
+//! time ([`Pacing::LIVE`]): a scene whose steps cost more than the real time they cover slows
+//! down, and [`LiveRun::slowdown`] says by how much, while the frame clock, the pointer and the
+//! keys keep being served. Nothing here touches the session: the viewer draws the run and
+//! decides when a [`FinishedRun`] becomes text.
 
 use crate::live::scene::{
     fit, rotation_name, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine,
 };
-use crate::live::{Module, TimeBank};
+use crate::live::{Module, Pacer, Pacing, Rate, TimeBank};
 use crate::render::camera::{Camera, Viewport};
 use crate::scene::Scene;
 use crate::sim::physics::{Pullable, SceneMotion};
@@ -19,11 +22,6 @@ use std::time::Duration;
 
 /// The force of an arrow key per kilogram of the pushed body, N/kg.
 pub const PUSH_PER_KG: f64 = 10.0;
-
-/// The longest real time paid in for one frame. A longer gap (the machine was busy, the window
-/// hidden) is cut to this, so the simulation slows down for a moment instead of the editor
-/// freezing while it catches up.
-const MAX_FRAME_GAP: Duration = Duration::from_millis(100);
 
 /// A screen direction of an arrow key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +117,7 @@ impl HeldKeys {
 pub struct LiveRun {
     advance: SceneAdvance,
     controls: LiveControls,
-    bank: TimeBank,
+    pacer: Pacer,
     /// The frame clock's time (microseconds) of the previous frame; `None` before the first.
     last_frame: Option<i64>,
     /// The bodies grabbed in this run, in the order first grabbed.
@@ -152,7 +150,7 @@ impl LiveRun {
         Ok(LiveRun {
             advance,
             controls,
-            bank,
+            pacer: Pacer::new(bank, Pacing::LIVE),
             last_frame: None,
             grabbed: Vec::new(),
             pushed: None,
@@ -161,23 +159,31 @@ impl LiveRun {
     }
 
     /// Advances the scene by the real time since the previous frame (`frame_time`, the frame
-    /// clock's microseconds), in whole steps. Returns why the scene stopped, if a step failed.
+    /// clock's microseconds), in whole steps within the frame's processor-time budget. Returns
+    /// why the scene stopped, if a step failed.
     pub fn advance_to(&mut self, frame_time: i64) -> Result<(), String> {
-        let elapsed = self
-            .last_frame
-            .map_or(Duration::ZERO, |last| {
-                Duration::from_micros(u64::try_from(frame_time - last).unwrap_or(0))
-            })
-            .min(MAX_FRAME_GAP);
+        let elapsed = self.last_frame.map_or(Duration::ZERO, |last| {
+            Duration::from_micros(u64::try_from(frame_time - last).unwrap_or(0))
+        });
         self.last_frame = Some(frame_time);
-        let payout = self.bank.deposit(elapsed);
-        for _ in 0..payout.steps {
-            self.advance.update(payout.step_dt);
-            if let Some(error) = self.controls.error() {
-                return Err(error);
-            }
-        }
+        let (advance, controls) = (&mut self.advance, &self.controls);
+        self.pacer.frame(elapsed, |dt| {
+            advance.update(dt);
+            controls.error().map_or(Ok(()), Err)
+        })?;
         Ok(())
+    }
+
+    /// How fast the run went over the last second of real time.
+    pub fn rate(&self) -> Rate {
+        self.pacer.rate()
+    }
+
+    /// "Live: running at 0.31× real time …" while the run cannot keep pace with real time.
+    pub fn slowdown(&self) -> Option<String> {
+        let rate = self.rate();
+        rate.slowed
+            .then(|| format!("Live: {rate}: each step takes longer than the real time it covers."))
     }
 
     /// The motion of every body and the time it has reached.
@@ -315,6 +321,8 @@ fn unused_name(base: &str, taken: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::scene::evaluate;
+    use std::cell::Cell;
+    use std::rc::Rc;
 
     const BALL: &str = "shape_set ball desc {sphere 0.5}
 body b shape ball init_pos {0 0 0} mass 2
@@ -328,16 +336,58 @@ body floor shape ball init_pos {0 -3 0} fixed 1
         }
     }
 
+    /// `run` timing its steps by a processor clock on which each step costs `cost`.
+    fn priced(mut run: LiveRun, cost: &Rc<Cell<Duration>>) -> LiveRun {
+        let dt = run.pacer.bank().dt();
+        let (cost, mut spent) = (cost.clone(), Duration::ZERO);
+        run.pacer = Pacer::new(TimeBank::new(dt, false).unwrap(), Pacing::LIVE)
+            .with_processor_clock(move || {
+                spent += cost.get();
+                spent
+            });
+        run
+    }
+
     #[test]
     fn frames_pay_whole_steps_and_a_long_gap_is_cut() {
         let scene = evaluate(BALL).unwrap();
-        let mut run = LiveRun::start(&scene).unwrap();
+        let cost = Rc::new(Cell::new(Duration::ZERO));
+        let mut run = priced(LiveRun::start(&scene).unwrap(), &cost);
         run_frames(&mut run, 0..11);
         // Ten gaps of 20 ms with live_dt 0.01: twenty steps.
         assert_eq!(run.controls.updates(), 20);
         assert!((run.states().1 - 0.2).abs() < 1e-12);
+        assert_eq!(run.slowdown(), None);
+        // Five seconds pass (the window was hidden): steps of 1 ms each until the frame's
+        // 10 ms budget is spent, then the run gives up all but 0.1 s of the rest.
+        cost.set(Duration::from_millis(1));
         run.advance_to(10 * 20_000 + 5_000_000).unwrap();
         assert_eq!(run.controls.updates(), 30);
+        assert_eq!(run.pacer.bank().balance(), Duration::from_millis(100));
+        assert!(run.rate().slowed);
+    }
+
+    #[test]
+    fn steps_dearer_than_real_time_slow_the_run_and_it_says_so() {
+        let scene = evaluate(BALL).unwrap();
+        // A 10 ms step costs 40 ms of processor time: one step a frame of 20 ms.
+        let cost = Rc::new(Cell::new(Duration::from_millis(40)));
+        let mut run = priced(LiveRun::start(&scene).unwrap(), &cost);
+        run_frames(&mut run, 0..100);
+        assert_eq!(run.controls.updates(), 99);
+        let rate = run.rate();
+        assert!(rate.slowed && (rate.ratio - 0.5).abs() < 1e-9, "{rate:?}");
+        assert_eq!(
+            run.slowdown().as_deref(),
+            Some(
+                "Live: running at 0.50× real time: each step takes longer than the real time \
+                 it covers."
+            )
+        );
+        // Cheap again: within a second the run keeps pace and says nothing.
+        cost.set(Duration::ZERO);
+        run_frames(&mut run, 100..160);
+        assert_eq!(run.slowdown(), None);
     }
 
     #[test]

@@ -130,6 +130,8 @@ pub struct Viewer {
     live_ticking: RefCell<Option<gtk::TickCallbackId>>,
     /// The last live run since it ended, until kept.
     last_run: RefCell<Option<FinishedRun>>,
+    /// The slow-down the status line shows for the live run, while it cannot keep pace.
+    live_slowdown: RefCell<Option<String>>,
 }
 
 /// The handle kinds shown in a new viewer.
@@ -172,6 +174,7 @@ impl Viewer {
             live: RefCell::new(None),
             live_ticking: RefCell::new(None),
             last_run: RefCell::new(None),
+            live_slowdown: RefCell::new(None),
         });
         viewer.prepare();
         viewer
@@ -562,6 +565,7 @@ impl Viewer {
             return;
         };
         *self.last_run.borrow_mut() = Some(run.finish());
+        self.live_slowdown.borrow_mut().take();
         self.live_changed();
         self.time_changed();
         self.redraw();
@@ -581,14 +585,17 @@ impl Viewer {
     /// each frame while live. Returns whether Live stays on.
     fn live_tick(&self, frame_time: i64) -> bool {
         let advanced = match self.live.borrow_mut().as_mut() {
-            Some(run) => run.advance_to(frame_time).map(|()| run.states().1),
+            Some(run) => run
+                .advance_to(frame_time)
+                .map(|()| (run.states().1, run.slowdown())),
             None => return false,
         };
         match advanced {
-            Ok(time) => {
+            Ok((time, slowdown)) => {
                 if let Some(w) = self.widgets() {
                     (w.on_time)(time, self.time_range());
                 }
+                self.show_slowdown(slowdown);
                 self.redraw();
                 true
             }
@@ -597,6 +604,17 @@ impl Viewer {
                 self.say(&format!("The live scene stopped, so Live is off: {e}"));
                 false
             }
+        }
+    }
+
+    /// Says in the status line that the live run is slower than real time, and by how much,
+    /// while it is; and when it keeps pace again.
+    fn show_slowdown(&self, slowdown: Option<String>) {
+        let before = self.live_slowdown.replace(slowdown.clone());
+        match (slowdown, before) {
+            (now, before) if now == before => {}
+            (Some(message), _) => self.say(&message),
+            (None, _) => self.say("Live: running in real time again."),
         }
     }
 
