@@ -425,3 +425,54 @@ fn saving_over_a_read_only_document_asks_first() {
         original
     );
 }
+
+/// 128 balls on a floor stepped every 0.1 ms: far too costly to run live in real time.
+const COSTLY_LIVE: &str = "simulator finish 0.01 live_dt 0.0001
+shape_set ball desc {sphere 0.5}
+shape_set slab desc {face {color grey {-20 0 -20} {20 0 -20} {20 0 20} {-20 0 20}} face {color grey {-20 -1 -20} {-20 -1 20} {20 -1 20} {20 -1 -20}}}
+body floor shape slab fixed 1
+for {set i 0} {$i < 8} {incr i} {
+  for {set j 0} {$j < 8} {incr j} {
+    for {set k 0} {$k < 2} {incr k} {
+      body b$i-$j-$k shape ball init_pos [list [expr {$i * 1.01}] [expr {0.5 + $k * 1.01}] [expr {$j * 1.01}]]
+      force body b$i-$j-$k gravity {0 -9.81 0}
+    }
+  }
+}
+";
+
+/// Live playback of a scene too costly for real time says so over the animation ("Live:
+/// running at …× real time") and the host stays responsive: Live off again takes the notice
+/// away, and Ctrl+W ends the host with status 0.
+#[test]
+fn live_playback_too_costly_for_real_time_says_so_and_the_host_stays_responsive() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("costly.sgml");
+    let document = format!(
+        "<DOCUMENT CMEMO>\n<CMEMO>\n<TO>Tester</TO>\n<FROM>Host test</FROM>\n\
+         <SUBJECT>Too costly for real time</SUBJECT>\n<BODY>\n<PARAGRAPH>\n\
+         <DOCUMENT ANIMATION>\n<ANIMATION>\n<ASGARD>\n{}</ASGARD>\n</ANIMATION>\n\
+         </DOCUMENT>\n</PARAGRAPH>\n</BODY>\n</CMEMO>\n</DOCUMENT>\n",
+        asgard::doc::escape::escape_scene(COSTLY_LIVE)
+    );
+    std::fs::write(&memo, document).unwrap();
+    let mut host = Host::open(&memo);
+    host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    let window = host.window();
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+l"]);
+    let state = host.wait_for("the slow-down shown", |a| {
+        a["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("Live: running at ") && m.ends_with("× real time"))
+    });
+    assert_eq!(state[0]["live_toggle"], true);
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+l"]);
+    host.wait_until("Live off and the notice gone", |w| {
+        w[0]["live_toggle"] == false && w[0]["animations"][0]["message"] == ""
+    });
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+w"]);
+    assert_eq!(host.wait_for_exit().code(), Some(0));
+}
