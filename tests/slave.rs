@@ -738,3 +738,91 @@ fn on_the_session_bus_the_starter_is_answered_without_the_token() {
         .unwrap();
     assert_eq!(rendition.size().unwrap(), (16, 16));
 }
+
+/// A scene the simulation refuses (issue 22: `simulator finish 1e9` used to grow the slave
+/// without end; bodies sunk into each other) is set without complaint — it evaluates — but
+/// its simulation fails at once with an `Error` signal at the line and column to blame, and
+/// `Status` becomes `error`; the slave keeps serving, and a good scene simulates again.
+/// (The output-step limit refuses before anything is compiled, so no run can grow.)
+#[test]
+fn a_scene_too_long_or_overlapping_fails_its_simulation_with_a_located_error() {
+    let (mut child, connection) = start_slave();
+    let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
+    let uncached = SubdocumentProxyBlocking::builder(&connection)
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    let (sender, received) = std::sync::mpsc::channel();
+    let listener = subdocument.clone();
+    let errors = listener.receive_error().unwrap();
+    std::thread::spawn(move || {
+        for signal in errors {
+            let args = signal.args().unwrap();
+            if sender.send((args.message, args.line, args.column)).is_err() {
+                return;
+            }
+        }
+    });
+    const BALLS: &str = "shape_set ball desc {sphere 0.5}\nbody a shape ball\n";
+    for (text, line, column, wanted) in [
+        (
+            format!("{BALLS}simulator finish 1e9\n"),
+            3,
+            1,
+            "make 10000000000 output steps, more than the limit of 1000000 output steps",
+        ),
+        (
+            format!("{BALLS}simulator step 1e-12\n"),
+            3,
+            1,
+            "make 10000000000000 output steps",
+        ),
+        (
+            format!("{BALLS}  body b shape ball init_pos {{0.5 0 0}}\n"),
+            3,
+            3,
+            "body b overlaps body a by 5.000e-1 at the start",
+        ),
+    ] {
+        // Setting the text simulates it. Each run's failure is signalled, so an error of the
+        // scene before may still be queued.
+        subdocument.set_scene_text(&text).unwrap();
+        let (message, at_line, at_column) = loop {
+            let error = received
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("an Error signal within a minute");
+            if error.0.contains(wanted) {
+                break error;
+            }
+        };
+        assert_eq!((at_line, at_column), (line, column), "{message}");
+        // The status changed before the signal was sent.
+        assert_eq!(uncached.status().unwrap(), "error");
+    }
+    // Asked again, the refused scene fails again.
+    subdocument.simulate().unwrap();
+    let again = received
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("an Error signal within a minute");
+    assert!(again.0.contains("body b overlaps body a"), "{again:?}");
+    let (ready_sender, ready) = std::sync::mpsc::channel();
+    let changes = subdocument.receive_status_changed();
+    std::thread::spawn(move || {
+        for change in changes {
+            if change.get().is_ok_and(|s| s == "ready") {
+                let _ = ready_sender.send(());
+                return;
+            }
+        }
+    });
+    subdocument
+        .set_scene_text(&format!("{BALLS}simulator finish 1\n"))
+        .unwrap();
+    subdocument.simulate().unwrap();
+    ready
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("ready again within a minute");
+    // The listening threads keep the connection open, so the slave would not end by itself.
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -1,6 +1,7 @@
 //! `asgard check FILE… [--json] [--describe]`: evaluates scene files and reports errors as
 //! `FILE:LINE:COL: error: MESSAGE` (warnings likewise) on standard error; exits with 1 if any
-//! file has an error.
+//! file has an error. Bodies that start inside each other are an error at the later body, as
+//! simulating refuses them.
 
 use asgard::lang::diagnostic;
 use asgard::scene::{self, Scene, SceneError};
@@ -41,7 +42,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 continue;
             }
         };
-        let result = scene::evaluate(&text);
+        let result = scene::evaluate(&text).and_then(|scene| refuse_overlap(scene, &text));
         report_to_stderr(&shown, &text, &result);
         failed |= result.is_err();
         if args.describe {
@@ -69,6 +70,18 @@ pub fn run(args: CheckArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The scene, or the error of its first pair of bodies that start overlapping.
+pub fn refuse_overlap(scene: Scene, text: &str) -> Result<Scene, SceneError> {
+    match scene::starting_overlap(&scene) {
+        Some(overlap) => Err(SceneError::new(
+            overlap.message(&scene),
+            overlap.span(&scene),
+            text,
+        )),
+        None => Ok(scene),
     }
 }
 

@@ -175,11 +175,12 @@ fn check(path: &Path, limit: u64) -> Result<(), Failure> {
 }
 
 /// Evaluates one subdocument's scene in the sandbox, as a slave would when the document is
-/// shown, and prints its error and warnings at their place in the document (a scene that
+/// shown (bodies that start overlapping are an error, as in `asgard check`), and prints its
+/// error and warnings at their place in the document (a scene that
 /// validates can still loop, call what the sandbox lacks, or not parse). True if it evaluated.
 fn check_scene(path: &Path, document: &Document, sub: &Subdocument) -> bool {
     let file = path.display();
-    match scene::evaluate(&sub.scene) {
+    match scene::evaluate(&sub.scene).and_then(|s| super::check::refuse_overlap(s, &sub.scene)) {
         Ok(scene) => {
             for warning in &scene.warnings {
                 let at = document.scene_line_col(sub, warning.span.start);

@@ -8,6 +8,7 @@
 //! `-o OUT` is written atomically (a failure leaves the file that was there); a read-only OUT
 //! is refused before anything is computed, unless `--force` is given.
 
+use super::limits::RunLimitArgs;
 use super::scene_file::{check_output_folder, PictureArgs, SceneFile};
 use asgard::render::export::gltf::{self, Motion};
 use asgard::render::export::postscript::to_eps;
@@ -52,6 +53,8 @@ pub struct ExportArgs {
     pub time: Option<f64>,
     #[command(flatten)]
     pub picture: PictureArgs,
+    #[command(flatten)]
+    pub limits: RunLimitArgs,
 }
 
 pub fn run(args: ExportArgs) -> ExitCode {
@@ -85,7 +88,7 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
             ));
         }
         let (_, finish) = file.time_range();
-        let motion = file.simulate(finish)?;
+        let motion = file.simulate(finish, args.limits.limits())?;
         let asset = gltf::build(
             file.frames.meshes(),
             &file.frames.gltf_bodies(&file.scene),
@@ -99,7 +102,7 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
     }
     let time = args.time.unwrap_or(file.time_range().0);
     file.check_time(time, "--time")?;
-    let motion = file.simulate(time)?;
+    let motion = file.simulate(time, args.limits.limits())?;
     let frame = args.picture.frame(file, &motion, time, CameraChoice::Scene);
     let (width, height) = args.picture.size;
     let meshes = file.frames.meshes();

@@ -7,6 +7,7 @@ mod edit_bus;
 mod eval;
 mod export;
 mod host;
+mod limits;
 mod live;
 mod render;
 mod scene_file;

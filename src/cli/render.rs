@@ -4,6 +4,7 @@
 //! needed). A still goes to a `.png` or `.ppm` file; a movie to a folder of numbered PNGs, a
 //! `.gif`, an `.apng` (or `.png`), or an `.mp4`/`.webm` through ffmpeg.
 
+use super::limits::RunLimitArgs;
 use super::scene_file::{check_output_folder, progress_bar, PictureArgs, SceneFile};
 use asgard::render::image::{write_png, write_ppm};
 use asgard::render::movie::{MovieFormat, MovieWriter};
@@ -37,6 +38,8 @@ pub struct RenderArgs {
     pub to: Option<f64>,
     #[command(flatten)]
     pub picture: PictureArgs,
+    #[command(flatten)]
+    pub limits: RunLimitArgs,
 }
 
 pub fn run(args: RenderArgs) -> ExitCode {
@@ -80,7 +83,7 @@ fn still(args: &RenderArgs, file: &SceneFile) -> Result<(), String> {
     check_output_folder(out)?;
     let time = args.time.unwrap_or(file.time_range().0);
     file.check_time(time, "--time")?;
-    let motion = file.simulate(time)?;
+    let motion = file.simulate(time, args.limits.limits())?;
     let mut target = args.picture.offscreen(file)?;
     let frame = args.picture.frame(file, &motion, time, CameraChoice::Scene);
     let image = target
@@ -110,7 +113,7 @@ fn movie(args: &RenderArgs, file: &SceneFile) -> Result<(), String> {
     let mut writer =
         MovieWriter::create(out, format, args.fps).map_err(|e| format!("error: {e}"))?;
     let times = frame_times(from, to, args.fps);
-    let motion = file.simulate(to)?;
+    let motion = file.simulate(to, args.limits.limits())?;
     let mut target = args.picture.offscreen(file)?;
     let camera = file.frames.movie_camera(&file.scene, &motion, &times);
     let bar = progress_bar(times.len() as u64, "rendering");

@@ -9,7 +9,7 @@ use asgard::scene::handles::{HandleKind, HandleScales};
 use asgard::scene::state::BodyStates;
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::physics::SceneMotion;
-use asgard::sim::{RunControl, Solver, Strategy};
+use asgard::sim::{RunControl, RunLimits, Solver, Strategy};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -63,13 +63,14 @@ impl SceneFile {
         }
     }
 
-    /// Simulates the scene until every body's motion is known up to `until`, with a progress
-    /// bar on a terminal.
-    pub fn simulate(&self, until: f64) -> Result<SceneMotion, String> {
+    /// Simulates the scene within `limits` until every body's motion is known up to `until`,
+    /// with a progress bar on a terminal.
+    pub fn simulate(&self, until: f64, limits: RunLimits) -> Result<SceneMotion, String> {
         let located = |e: asgard::sim::physics::PhysicsError| e.diagnostic(&self.name, &self.text);
         // A solver, not a bare simulation: it detects and answers the collisions (a picture of
         // wall.asg used to show its bricks falling through the floor).
-        let mut solver = Solver::new(self.scene.clone(), Strategy::EventDriven).map_err(located)?;
+        let mut solver = Solver::with_limits(self.scene.clone(), Strategy::EventDriven, limits)
+            .map_err(located)?;
         solver.set_progress_every(PROGRESS_EVERY);
         let (start, _) = self.time_range();
         let bar = progress_bar(((until - start) * 1000.0).max(1.0) as u64, "simulating");

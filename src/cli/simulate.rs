@@ -11,21 +11,34 @@
 //!
 //! `-o PATH` is written atomically: a failure at any point leaves the file that was there. A
 //! read-only PATH is refused before the simulation starts, unless `--force` is given.
+//!
+//! Limits (docs/ARCHITECTURE.md): the samples per body (`--max-samples`) are counted before
+//! anything is simulated, and the output is written as it is sampled, so memory does not grow
+//! with it; the scene's output steps and the run's memory are `sim::RunLimits`
+//! (`--max-output-steps`, `--max-memory`). Progress goes to standard error: a bar on a
+//! terminal, otherwise a line every ten seconds of a long run, and with `--progress` also a
+//! line at every twentieth of the time range.
 
+use super::limits::RunLimitArgs;
 use asgard::save::{self, AtomicFile, ReadOnly};
 use asgard::scene::{evaluate, Scene};
 use asgard::sim::collide::Collision;
 use asgard::sim::energy::LedgerJson;
-use asgard::sim::physics::{BodyState, Model, PhysicsError};
+use asgard::sim::limits::steps_in;
+use asgard::sim::physics::{BodySampler, BodyState, Model, PhysicsError};
 use asgard::sim::{Progress, RunControl, Simulation, Solver, Strategy};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use std::cell::RefCell;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// `--max-samples` unless given: samples per body.
+const DEFAULT_MAX_SAMPLES: u64 = 1_000_000;
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -59,6 +72,15 @@ pub struct SimulateArgs {
     /// its motion instead.
     #[arg(long, value_name = "NEW")]
     then: Option<PathBuf>,
+    /// Refuse to write more than N samples per body (checked before simulating).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SAMPLES)]
+    max_samples: u64,
+    /// Print a progress line to standard error at every twentieth of the time range (and
+    /// every ten seconds), also when it is not a terminal.
+    #[arg(long)]
+    progress: bool,
+    #[command(flatten)]
+    limits: RunLimitArgs,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -90,6 +112,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    // The scene's own limit first: a range too long to simulate is the scene's problem,
+    // whatever is sampled.
+    if let Err(e) = args.limits.limits().check_scene(&first.scene) {
+        eprintln!("{}", first.located(e));
+        return ExitCode::FAILURE;
+    }
+    if let Err(message) = check_samples(&first.scene, sample, args.max_samples) {
+        eprintln!("{}: error: {message}", first.shown);
+        return ExitCode::FAILURE;
+    }
     let strategy = if args.combined {
         Strategy::Combined
     } else if args.no_event {
@@ -97,7 +129,8 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     } else {
         Strategy::EventDriven
     };
-    let mut solver = match Solver::new(first.scene.clone(), strategy) {
+    let mut solver = match Solver::with_limits(first.scene.clone(), strategy, args.limits.limits())
+    {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("{}", first.located(e));
@@ -105,7 +138,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let failure = integrate(&mut solver);
+    let failure = integrate(&mut solver, &first.shown, args.progress);
     let first_wall = started.elapsed().as_secs_f64();
     let mut shown = first;
     let mut incremental = None;
@@ -113,6 +146,15 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         let Some(next) = load(path, args.until) else {
             return ExitCode::FAILURE;
         };
+        let sample = args.sample.unwrap_or(next.scene.simulator.step);
+        if let Err(e) = args.limits.limits().check_scene(&next.scene) {
+            eprintln!("{}", next.located(e));
+            return ExitCode::FAILURE;
+        }
+        if let Err(message) = check_samples(&next.scene, sample, args.max_samples) {
+            eprintln!("{}: error: {message}", next.shown);
+            return ExitCode::FAILURE;
+        }
         let started = Instant::now();
         let summary = match solver.update(next.scene.clone()) {
             Ok(summary) => summary,
@@ -121,7 +163,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let failure = integrate(&mut solver);
+        let failure = integrate(&mut solver, &next.shown, args.progress);
         incremental = Some((
             Incremental {
                 first_wall_s: first_wall,
@@ -148,7 +190,8 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if args.stats {
         eprint!("{}", statistics(solver.simulation()));
     }
-    let motion = sample_motion(&shown.scene, solver.model(), solver.simulation(), sample);
+    let sample = args.sample.unwrap_or(shown.scene.simulator.step);
+    let motion = Sampled::new(&shown.scene, solver.model(), solver.simulation(), sample);
     let energy = args.stats.then(|| {
         let text = &shown.text;
         solver
@@ -224,32 +267,93 @@ fn load(path: &std::path::Path, until: Option<f64>) -> Option<Loaded> {
     Some(Loaded { shown, text, scene })
 }
 
-/// Runs the solver to the end, with a progress bar when standard error is a terminal.
-/// Returns the failure, if any (the motion computed up to then is kept).
-fn integrate(solver: &mut Solver) -> Option<PhysicsError> {
-    if !io::stderr().is_terminal() {
-        return solver.run_to_end().err();
+/// Refuses `--sample DT` when it would write more than `max` samples per body between the
+/// scene's start and finish (before anything is simulated).
+fn check_samples(scene: &Scene, dt: f64, max: u64) -> Result<(), String> {
+    let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+    let count = sample_count(start, finish, dt) as f64 + 1.0;
+    if count <= max as f64 {
+        return Ok(());
     }
-    const TICKS: u64 = 1000;
-    let bar = ProgressBar::new(TICKS);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] t = {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    Err(format!(
+        "--sample {dt} from {start} to {finish} makes {count:.0} samples per body, more than the \
+         limit of {max} samples; a larger --sample or an earlier --until keeps within it, and \
+         --max-samples N raises the limit"
+    ))
+}
+
+/// The index of the last multiple of `dt` from `start` that is not after `end` (a multiple
+/// within rounding of `end` counts).
+fn sample_count(start: f64, end: f64, dt: f64) -> u64 {
+    steps_in(end - start, dt).floor().max(0.0) as u64
+}
+
+/// A progress line without a terminal at least this often on a long run.
+const PROGRESS_PERIOD: Duration = Duration::from_secs(10);
+
+/// With `--progress`, a line each time the run passes another this fraction of its range.
+const PROGRESS_FRACTION: f64 = 0.05;
+
+/// With `--progress`, reports come this many steps apart (instead of the solver's default),
+/// so that a run of a few thousand steps still shows its twentieths.
+const PROGRESS_EVERY: u64 = 100;
+
+/// Runs the solver to the end, reporting progress on standard error: a bar on a terminal
+/// (unless `lines`), otherwise lines (see the module documentation). Returns the failure, if
+/// any (the motion computed up to then is kept).
+fn integrate(solver: &mut Solver, shown: &str, lines: bool) -> Option<PhysicsError> {
     let system = solver.simulation().system();
     let (start, end) = (system.start(), system.end());
+    let fraction = |p: &Progress| ((p.time - start) / (end - start)).clamp(0.0, 1.0);
+    if !lines && io::stderr().is_terminal() {
+        const TICKS: u64 = 1000;
+        let bar = ProgressBar::new(TICKS);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] t = {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        let mut show = |p: &Progress| {
+            bar.set_position((fraction(p) * TICKS as f64) as u64);
+            bar.set_message(format!("{:.3} of {end} ({} steps)", p.time, p.steps));
+        };
+        let result = solver.run(&mut RunControl {
+            cancel: None,
+            progress: Some(&mut show),
+        });
+        bar.finish_and_clear();
+        return result.err();
+    }
+    if lines {
+        solver.set_progress_every(PROGRESS_EVERY);
+    }
+    let began = Instant::now();
+    let mut last_line = began;
+    // The twentieths already reported.
+    let mut reported = 0;
     let mut show = |p: &Progress| {
-        let fraction = ((p.time - start) / (end - start)).clamp(0.0, 1.0);
-        bar.set_position((fraction * TICKS as f64) as u64);
-        bar.set_message(format!("{:.3} of {end} ({} steps)", p.time, p.steps));
+        let reached = (fraction(p) / PROGRESS_FRACTION + 1e-9).floor() as u32;
+        let now = Instant::now();
+        let due = (lines && reached > reported) || now - last_line >= PROGRESS_PERIOD;
+        if !due {
+            return;
+        }
+        reported = reported.max(reached);
+        last_line = now;
+        eprintln!(
+            "{shown}: progress: t = {:.6} of {end} ({:.0}%), {} steps, {:.1} s",
+            p.time,
+            fraction(p) * 100.0,
+            p.steps,
+            (now - began).as_secs_f64()
+        );
     };
-    let result = solver.run(&mut RunControl {
-        cancel: None,
-        progress: Some(&mut show),
-    });
-    bar.finish_and_clear();
-    result.err()
+    solver
+        .run(&mut RunControl {
+            cancel: None,
+            progress: Some(&mut show),
+        })
+        .err()
 }
 
 /// The partition and work counters, for `--stats`.
@@ -279,34 +383,73 @@ fn statistics(simulation: &Simulation) -> String {
     )
 }
 
-/// The bodies' states at the sample times.
-struct Sampled {
+/// The bodies' states at the sample times, read from the motion as they are written: nothing
+/// proportional to the number of samples is held.
+struct Sampled<'a> {
     start: f64,
     finish: f64,
-    times: Vec<f64>,
-    /// Per body, the state at each of `times`.
-    states: Vec<Vec<BodyState>>,
+    dt: f64,
+    /// The last time the motion is known at (the finish unless the run stopped early).
+    known: f64,
+    /// How many sample times there are.
+    count: u64,
+    model: &'a Model,
+    sampler: RefCell<BodySampler>,
 }
 
-/// Samples every multiple of `dt` from the start to the finish, or to where the motion is
-/// computed when the simulation stopped early.
-fn sample_motion(scene: &Scene, model: &Model, simulation: &Simulation, dt: f64) -> Sampled {
-    let (start, finish) = (scene.simulator.start, scene.simulator.finish);
-    let motion = model.motion(simulation.motion());
-    let known = motion.complete_until().min(finish);
-    let count = ((known - start) / dt * (1.0 + 1e-12)).floor().max(0.0) as usize;
-    let times: Vec<f64> = (0..=count)
-        .map(|k| (start + k as f64 * dt).min(known))
-        .collect();
-    let mut sampler = motion.sampler();
-    let states = (0..model.bodies().len())
-        .map(|b| times.iter().filter_map(|&t| sampler.state(b, t)).collect())
-        .collect();
-    Sampled {
-        start,
-        finish,
-        times,
-        states,
+impl<'a> Sampled<'a> {
+    /// Every multiple of `dt` from the start to the finish, or to where the motion is
+    /// computed when the simulation stopped early.
+    fn new(scene: &Scene, model: &'a Model, simulation: &Simulation, dt: f64) -> Sampled<'a> {
+        let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+        let motion = model.motion(simulation.motion());
+        let known = motion.complete_until().min(finish);
+        let count = if known >= start {
+            sample_count(start, known, dt) + 1
+        } else {
+            0
+        };
+        Sampled {
+            start,
+            finish,
+            dt,
+            known,
+            count,
+            model,
+            sampler: RefCell::new(motion.sampler()),
+        }
+    }
+
+    /// The sample times.
+    fn times(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.count).map(|k| (self.start + k as f64 * self.dt).min(self.known))
+    }
+
+    /// Body `body`'s states at the sample times, as far as they are known.
+    fn states(&self, body: usize) -> impl Iterator<Item = (f64, BodyState)> + '_ {
+        self.times()
+            .map_while(move |t| self.sampler.borrow_mut().state(body, t).map(|s| (t, s)))
+    }
+}
+
+/// A JSON array of one value per sample of one body, written as it is sampled.
+struct Column<'s, 'a, F> {
+    motion: &'s Sampled<'a>,
+    body: usize,
+    value: F,
+}
+
+impl<F, V> Serialize for Column<'_, '_, F>
+where
+    F: Fn(f64, &BodyState) -> V,
+    V: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.motion
+                .states(self.body)
+                .map(|(t, state)| (self.value)(t, &state)),
+        )
     }
 }
 
@@ -341,7 +484,7 @@ fn open_output(path: &Path, force: bool) -> Result<AtomicFile, String> {
 /// What `simulate` writes.
 struct Written<'a> {
     model: &'a Model,
-    motion: &'a Sampled,
+    motion: &'a Sampled<'a>,
     collisions: &'a [Collision],
     stats: &'a Stats,
 }
@@ -378,7 +521,7 @@ fn write_to(format: Format, out: &mut dyn Write, what: Written) -> io::Result<()
 fn write_json(
     out: &mut dyn Write,
     model: &Model,
-    motion: &Sampled,
+    motion: &Sampled<'_>,
     collisions: &[Collision],
     stats: &Stats,
 ) -> io::Result<()> {
@@ -386,7 +529,7 @@ fn write_json(
     struct Output<'a> {
         start: f64,
         finish: f64,
-        bodies: Bodies<'a>,
+        bodies: Bodies<'a, 'a>,
         collisions: Vec<Event<'a>>,
         stats: &'a Stats,
     }
@@ -404,7 +547,7 @@ fn write_json(
     let output = Output {
         start: motion.start,
         finish: motion.finish,
-        bodies: Bodies { model, motion },
+        bodies: Bodies { motion },
         collisions: collisions
             .iter()
             .map(|c| Event {
@@ -421,54 +564,76 @@ fn write_json(
 }
 
 /// The bodies as a JSON object in scene order.
-struct Bodies<'a> {
-    model: &'a Model,
-    motion: &'a Sampled,
+struct Bodies<'s, 'a> {
+    motion: &'s Sampled<'a>,
 }
 
-impl Serialize for Bodies<'_> {
+impl Serialize for Bodies<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Body<'a> {
-            mass: f64,
-            inertia: [[f64; 3]; 3],
-            t: &'a [f64],
-            pos: Vec<[f64; 3]>,
-            rot: Vec<[f64; 4]>,
-            vel: Vec<[f64; 3]>,
-            angvel: Vec<[f64; 3]>,
+        fn vector(v: &nalgebra::Vector3<f64>) -> [f64; 3] {
+            [v.x, v.y, v.z]
         }
-        let mut map = serializer.serialize_map(Some(self.model.bodies().len()))?;
-        for (body, states) in self.model.bodies().iter().zip(&self.motion.states) {
-            let vector = |v: &nalgebra::Vector3<f64>| [v.x, v.y, v.z];
-            let entry = Body {
-                mass: body.mass,
-                inertia: [0, 1, 2].map(|i| [0, 1, 2].map(|j| body.inertia[(i, j)])),
-                t: &self.motion.times[..states.len()],
-                pos: states.iter().map(|s| vector(&s.position)).collect(),
-                rot: states
-                    .iter()
-                    .map(|s| {
-                        let q = s.rotation.quaternion();
-                        [q.w, q.i, q.j, q.k]
-                    })
-                    .collect(),
-                vel: states.iter().map(|s| vector(&s.velocity)).collect(),
-                angvel: states.iter().map(|s| vector(&s.angular_velocity)).collect(),
+        let model = self.motion.model;
+        let mut map = serializer.serialize_map(Some(model.bodies().len()))?;
+        for (b, body) in model.bodies().iter().enumerate() {
+            let column = |value| Column {
+                motion: self.motion,
+                body: b,
+                value,
             };
-            map.serialize_entry(&body.name, &entry)?;
+            type Value = fn(f64, &BodyState) -> [f64; 3];
+            let time: fn(f64, &BodyState) -> f64 = |t, _| t;
+            let position: Value = |_, s| vector(&s.position);
+            let velocity: Value = |_, s| vector(&s.velocity);
+            let spin: Value = |_, s| vector(&s.angular_velocity);
+            let rotation: fn(f64, &BodyState) -> [f64; 4] = |_, s| {
+                let q = s.rotation.quaternion();
+                [q.w, q.i, q.j, q.k]
+            };
+            map.serialize_entry(
+                &body.name,
+                &Body {
+                    mass: body.mass,
+                    inertia: [0, 1, 2].map(|i| [0, 1, 2].map(|j| body.inertia[(i, j)])),
+                    t: Column {
+                        motion: self.motion,
+                        body: b,
+                        value: time,
+                    },
+                    pos: column(position),
+                    rot: Column {
+                        motion: self.motion,
+                        body: b,
+                        value: rotation,
+                    },
+                    vel: column(velocity),
+                    angvel: column(spin),
+                },
+            )?;
         }
         map.end()
     }
 }
 
+/// One body's entry: its mass properties and one column per quantity.
+#[derive(Serialize)]
+struct Body<T, P, R> {
+    mass: f64,
+    inertia: [[f64; 3]; 3],
+    t: T,
+    pos: P,
+    rot: R,
+    vel: P,
+    angvel: P,
+}
+
 /// One row per body and sample: `body,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz`. Numbers are
 /// written in their shortest exact form (exponents for very small or large ones).
-fn write_csv(out: &mut dyn Write, model: &Model, motion: &Sampled) -> io::Result<()> {
+fn write_csv(out: &mut dyn Write, model: &Model, motion: &Sampled<'_>) -> io::Result<()> {
     writeln!(out, "body,t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz")?;
-    for (body, states) in model.bodies().iter().zip(&motion.states) {
+    for (b, body) in model.bodies().iter().enumerate() {
         let name = csv_field(&body.name);
-        for (t, s) in motion.times.iter().zip(states) {
+        for (t, s) in motion.states(b) {
             let q = s.rotation.quaternion();
             let (p, v, w) = (s.position, s.velocity, s.angular_velocity);
             write!(out, "{name},{t:?}")?;

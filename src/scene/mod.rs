@@ -19,6 +19,8 @@
 //!   properties ([`Scene::body_mass_properties`]); captured expressions say what they refer
 //!   to ([`model::Expression::references`]).
 //! - [`describe`] and [`scene_json`] are the two reports of `asgard check`.
+//! - [`starting_overlap`] finds bodies that start inside each other, which the simulation
+//!   refuses (`sim::Solver`) and `asgard check` reports at the later body.
 //!
 //! # Example
 //!
@@ -57,6 +59,7 @@ pub mod handles;
 mod json;
 mod mass;
 pub mod model;
+mod overlap;
 mod patch;
 pub mod shapes;
 mod source_map;
@@ -70,6 +73,7 @@ pub use error::{SceneError, Warning};
 pub use expression::Reference;
 pub use json::{error_json, scene_json};
 pub use model::Scene;
+pub use overlap::{starting_overlap, Overlap, OVERLAP_TOLERANCE};
 pub use patch::{
     format_number, patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit,
     DRAG_DIGITS,

@@ -18,7 +18,7 @@
 mod history;
 pub mod simulation;
 
-use crate::lang::span::Span;
+use crate::lang::span::{LineCol, LineIndex, Span};
 use crate::save::{self, ReadOnly};
 use crate::scene::{self, EditValue, InitVar, PatchError, Replacement, Scene, SceneError, Target};
 use crate::scene::{model::Simulator as SimulatorSettings, TextEdit};
@@ -29,6 +29,7 @@ use simulation::{Report, Simulator};
 pub use simulation::{SimStatus, Waker};
 use std::cell::{Cell, Ref, RefCell};
 use std::collections::VecDeque;
+use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -59,10 +60,26 @@ pub enum Event {
     SimulationStarted,
     SimulationProgress(Progress),
     SimulationFinished,
-    /// The run stopped with an error; the motion computed up to then stays readable.
-    SimulationFailed(String),
+    /// The run stopped with an error (or did not start); the motion computed up to then
+    /// stays readable.
+    SimulationFailed(Failure),
     /// The file name or the modified flag changed.
     FileChanged,
+}
+
+/// Why a simulation failed, and where in the text when an element is to blame (a body that
+/// starts inside another, the `simulator` command of a scene too long to simulate).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub message: String,
+    /// Where the element starts in the text the failed scene was evaluated from.
+    pub at: Option<LineCol>,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 type Observer = Rc<dyn Fn(&Session, &Event)>;
@@ -410,9 +427,13 @@ impl Session {
                         state.status = SimStatus::Finished;
                         Event::SimulationFinished
                     }
-                    Report::Failed(message) => {
+                    Report::Failed(message, span) => {
                         state.status = SimStatus::Failed(message.clone());
-                        Event::SimulationFailed(message)
+                        let text = &state.text;
+                        let at = span
+                            .filter(|s| s.start <= text.len())
+                            .map(|s| LineIndex::new(text).line_col(text, s.start));
+                        Event::SimulationFailed(Failure { message, at })
                     }
                 }
             };

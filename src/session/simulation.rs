@@ -8,6 +8,7 @@
 //! cancelled run is recognised and dropped. The worker calls the session's waker after every
 //! message so the shell can schedule [`Simulator::poll`] on its own main loop.
 
+use crate::lang::span::Span;
 use crate::scene::Scene;
 use crate::sim::physics::SceneMotion;
 use crate::sim::{Progress, RunControl, RunOutcome, Solver, Strategy};
@@ -39,7 +40,8 @@ pub enum Report {
     Started(SceneMotion),
     Progress(Progress),
     Finished,
-    Failed(String),
+    /// The message, and the element of the scene text to blame when one is known.
+    Failed(String, Option<Span>),
 }
 
 enum Request {
@@ -142,7 +144,7 @@ fn serve(
         };
         let Some(solver) = solver.as_mut().filter(|_| prepared.is_ok()) else {
             if let Err(e) = prepared {
-                send(id, Report::Failed(e.to_string()));
+                send(id, Report::Failed(e.to_string(), e.span()));
             }
             continue;
         };
@@ -155,7 +157,7 @@ fn serve(
         match solver.run(&mut control) {
             Ok(RunOutcome::Finished) => send(id, Report::Finished),
             Ok(RunOutcome::Cancelled) => {}
-            Err(e) => send(id, Report::Failed(e.to_string())),
+            Err(e) => send(id, Report::Failed(e.to_string(), e.span())),
         }
     }
 }

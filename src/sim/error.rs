@@ -28,6 +28,8 @@ pub enum ErrorKind {
     Stalled,
     /// The simulation's worker thread died (a bug).
     WorkerPanicked,
+    /// A limit of [`RunLimits`](super::RunLimits) stopped the run.
+    Limit,
 }
 
 /// A simulation error: a message saying what went wrong and, when it happened while

@@ -24,7 +24,8 @@
 //!    ([`Simulation::spawn`] runs on a worker thread with progress and cancellation).
 //! 6. [`collide`]: collision detection over time, impulses and back-up, as the simulation's
 //!    step observer; [`Solver`] owns a scene's model, simulation and collisions together and
-//!    brings them up to date incrementally after an edit.
+//!    brings them up to date incrementally after an edit, within the [`RunLimits`] on output
+//!    steps and memory ([`limits`]).
 //!
 //! # Plugging in equations
 //!
@@ -137,6 +138,7 @@ pub mod energy;
 pub mod error;
 pub mod graph;
 pub mod integrate;
+pub mod limits;
 pub mod linalg;
 pub mod motion;
 pub mod options;
@@ -151,6 +153,7 @@ pub mod track;
 pub use error::{ErrorKind, SimError};
 pub use graph::{ComponentId, Partition};
 pub use integrate::{StepControl, Tolerance};
+pub use limits::RunLimits;
 pub use motion::{Motion, Sampler};
 pub use options::{Options, Strategy};
 pub use run::{Progress, RunControl, RunOutcome, Worker};

@@ -9,15 +9,24 @@
 //! ([`Model::update`]: an edit of initial values only shares the compiled equations), and the
 //! new collider takes over what the old one checked ([`Collider::inherit`]). [`Solver::run`]
 //! then computes what was reset.
+//!
+//! A solver refuses a scene whose bodies start inside each other
+//! ([`scene::starting_overlap`](crate::scene::starting_overlap)) or whose time range spans more
+//! output steps than its [`RunLimits`] allow, before compiling it, and stops a run that passes
+//! the limit's memory (see [`limits`](crate::sim::limits)).
 
-use crate::scene::{diff, Scene};
+use crate::lang::budget;
+use crate::scene::{diff, starting_overlap, Scene};
 use crate::sim::collide::{Collider, Collision};
 use crate::sim::energy::Ledger;
 use crate::sim::physics::{Model, PhysicsError, SceneMotion};
 use crate::sim::{
-    BackUp, Changes, Options, RunControl, RunOutcome, Simulation, Strategy, UpdateReport,
+    BackUp, Changes, ErrorKind, Options, Progress, RunControl, RunLimits, RunOutcome, SimError,
+    Simulation, Strategy, UpdateReport,
 };
+use std::cell::Cell;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Model, simulation and collisions of one scene; see the module documentation.
 pub struct Solver {
@@ -27,6 +36,7 @@ pub struct Solver {
     /// `None` when the scene turns collisions off (`simulator collisions 0`).
     collider: Option<Collider>,
     strategy: Strategy,
+    limits: RunLimits,
 }
 
 /// What an update reset and kept.
@@ -42,8 +52,22 @@ pub struct UpdateSummary {
 }
 
 impl Solver {
-    /// Compiles `scene` and prepares its simulation with `strategy`; nothing is computed yet.
+    /// Compiles `scene` and prepares its simulation with `strategy` within the default
+    /// [`RunLimits`]; nothing is computed yet.
     pub fn new(scene: Scene, strategy: Strategy) -> Result<Solver, PhysicsError> {
+        Solver::with_limits(scene, strategy, RunLimits::default())
+    }
+
+    /// [`Solver::new`] within `limits`. Refuses a scene that spans more output steps than the
+    /// limit or whose bodies start overlapping (at the later body's command), before
+    /// compiling it.
+    pub fn with_limits(
+        scene: Scene,
+        strategy: Strategy,
+        limits: RunLimits,
+    ) -> Result<Solver, PhysicsError> {
+        limits.check_scene(&scene)?;
+        check_overlap(&scene)?;
         let model = Model::compile(&scene)?;
         let mut simulation = model.simulation(options(&model, strategy))?;
         let collider = scene.simulator.collisions.then(|| {
@@ -57,6 +81,7 @@ impl Solver {
             simulation,
             collider,
             strategy,
+            limits,
         })
     }
 
@@ -97,12 +122,57 @@ impl Solver {
             .map_or_else(Vec::new, Collider::warnings)
     }
 
+    /// The limits this solver runs within.
+    pub fn limits(&self) -> RunLimits {
+        self.limits
+    }
+
     /// Computes whatever is not computed yet, up to the end, a cancellation or an error
     /// (described in the scene's terms).
+    ///
+    /// The memory the run adds to its thread is checked at every progress report; past the
+    /// limit the run stops with a [`ErrorKind::Limit`] failure at the time reached. It is
+    /// stopped through `control.cancel` (a flag of its own when the caller gives none), which
+    /// is cleared again before the error is returned.
     pub fn run(&mut self, control: &mut RunControl<'_>) -> Result<RunOutcome, PhysicsError> {
-        self.simulation
-            .run(control)
-            .map_err(|e| self.model.describe(e, Some(self.simulation.partition())))
+        let baseline = budget::held();
+        let max_memory = self.limits.max_memory;
+        let own = AtomicBool::new(false);
+        let cancel = control.cancel.unwrap_or(&own);
+        let over: Cell<Option<(usize, f64)>> = Cell::new(None);
+        let mut caller = control.progress.take();
+        let mut watch = |p: &Progress| {
+            let held = usize::try_from(budget::held().saturating_sub(baseline)).unwrap_or(0);
+            if held > max_memory && over.get().is_none() {
+                over.set(Some((held, p.time)));
+                cancel.store(true, Ordering::SeqCst);
+            }
+            if let Some(report) = caller.as_mut() {
+                report(p);
+            }
+        };
+        let result = self.simulation.run(&mut RunControl {
+            cancel: Some(cancel),
+            progress: Some(&mut watch),
+        });
+        control.progress = caller;
+        let partition = Some(self.simulation.partition());
+        match (result, over.get()) {
+            (Err(e), _) => Err(self.model.describe(e, partition)),
+            (Ok(_), Some((held, time))) => {
+                cancel.store(false, Ordering::SeqCst);
+                let finish = self.scene.simulator.finish;
+                let error = SimError {
+                    kind: ErrorKind::Limit,
+                    message: self.limits.memory_message(held, finish),
+                    component: None,
+                    time: Some(time),
+                    variables: Vec::new(),
+                };
+                Err(self.model.describe(error, partition))
+            }
+            (Ok(outcome), None) => Ok(outcome),
+        }
     }
 
     /// Reports progress (and checks for a cancel) every `steps` steps in the runs that follow,
@@ -117,13 +187,14 @@ impl Solver {
 
     /// Moves to the edited `scene`, keeping the motion of everything the edit does not affect
     /// (see the module documentation). Nothing is computed; [`Solver::run`] does that. On
-    /// an error in the new scene the solver is unchanged; a link too stiff to simulate is
+    /// an error in the new scene (bodies that start overlapping included) the solver is
+    /// unchanged; a link too stiff to simulate is
     /// reported after the solver has moved to the new scene (as [`Model::simulation`] would
     /// refuse it).
     pub fn update(&mut self, scene: Scene) -> Result<UpdateSummary, PhysicsError> {
         let changes = diff(&self.scene, &scene);
         if changes.simulator_changed() {
-            *self = Solver::new(scene, self.strategy)?;
+            *self = Solver::with_limits(scene, self.strategy, self.limits)?;
             let total = self.simulation.partition().len();
             return Ok(UpdateSummary {
                 from_scratch: true,
@@ -132,6 +203,7 @@ impl Solver {
                 report: UpdateReport::default(),
             });
         }
+        check_overlap(&scene)?;
         let model = self.model.update(&scene, &changes)?;
 
         // Variable ids keep their meaning only where the same body holds the same block.
@@ -212,6 +284,17 @@ impl Solver {
             components_total: self.simulation.partition().len(),
             report,
         })
+    }
+}
+
+/// Refuses a scene whose bodies start inside each other, at the later body.
+fn check_overlap(scene: &Scene) -> Result<(), PhysicsError> {
+    match starting_overlap(scene) {
+        Some(overlap) => Err(PhysicsError::Model {
+            message: overlap.message(scene),
+            span: Some(overlap.span(scene)),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -129,7 +129,12 @@ impl Subdocument {
                     rendition.refit();
                 }
             }
-            Event::SimulationFailed(message) => self.outbox.error(message.clone(), 0, 0),
+            Event::SimulationFailed(failure) => {
+                let (line, column) = failure
+                    .at
+                    .map_or((0, 0), |at| (to_u32(at.line), to_u32(at.column)));
+                self.outbox.error(failure.message.clone(), line, column);
+            }
             Event::TextChanged { .. } | Event::FileChanged => {}
         }
         self.outbox
