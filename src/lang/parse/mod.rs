@@ -204,7 +204,11 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > self.max_depth {
             return Err(self.error(
-                "too many nested brackets, parentheses or array indices",
+                &format!(
+                    "too many nested brackets, parentheses or array indices (the nesting limit \
+                     is {})",
+                    self.max_depth
+                ),
                 start,
                 start + 1,
             ));
