@@ -218,8 +218,8 @@ fn peer(fd: &str) -> ExitCode {
         // Serving an object, as the slave does, starts the object server (which answers
         // org.freedesktop.DBus.Peer on every path) before the first call is read; started
         // later with `object_server()`, it could miss a call that arrived first.
-        let connection = slave_connection(stream)
-            .unwrap()
+        let (builder, _refusal) = slave_connection(stream).unwrap();
+        let connection = builder
             .serve_at("/org/asgard/Asgard1/Test", Served)
             .unwrap()
             .build()

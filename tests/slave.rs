@@ -826,3 +826,79 @@ fn a_scene_too_long_or_overlapping_fails_its_simulation_with_a_located_error() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// A host that breaks the protocol (found by the `dbus_request` fuzz target): a call whose
+/// member name is not a valid name used to stop zbus's receiving task in a panic, leaving the
+/// slave alive but deaf. Now the slave closes the connection at that message and exits with
+/// status 1, naming it; calls before it are answered.
+#[test]
+fn a_malformed_message_ends_the_connection_and_the_slave_says_why() {
+    use asgard::ipc::names::SUBDOCUMENT_PATH;
+    use asgard::ipc::transport::{pass_descriptor, DBUS_FD_OPTION};
+    use std::io::{Read, Write};
+    use std::os::fd::{AsFd, AsRawFd};
+    use std::os::unix::net::UnixStream;
+    let (mut host, slave_end) = UnixStream::pair().unwrap();
+    let mut command = Command::new(ASGARD);
+    command
+        .args(["slave", DBUS_FD_OPTION, &slave_end.as_raw_fd().to_string()])
+        .stderr(std::process::Stdio::piped());
+    pass_descriptor(&mut command, slave_end.as_fd());
+    let mut child = command.spawn().unwrap();
+    drop(slave_end);
+    // Without the check the slave stayed up and silent: the reads below fail instead of
+    // waiting for ever.
+    host.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let uid = std::fs::metadata("/proc/self").unwrap();
+    let uid = std::os::unix::fs::MetadataExt::uid(&uid).to_string();
+    let hex: String = uid.bytes().map(|b| format!("{b:02x}")).collect();
+    host.write_all(format!("\0AUTH EXTERNAL {hex}\r\n").as_bytes())
+        .unwrap();
+    let mut line = [0; 128];
+    let n = host.read(&mut line).unwrap();
+    assert!(line[..n].starts_with(b"OK "), "{:?}", &line[..n]);
+    host.write_all(b"BEGIN\r\n").unwrap();
+    let ping = |member: &str| {
+        zbus::message::Message::method_call(SUBDOCUMENT_PATH, member)
+            .unwrap()
+            .interface("org.freedesktop.DBus.Peer")
+            .unwrap()
+            .build(&())
+            .unwrap()
+            .data()
+            .to_vec()
+    };
+    // A good call is answered: a method return (type 2) comes back.
+    host.write_all(&ping("Ping")).unwrap();
+    let mut received: Vec<u8> = Vec::new();
+    while !received.windows(2).any(|w| w == b"l\x02") {
+        let mut buf = [0; 4096];
+        let n = host.read(&mut buf).unwrap();
+        assert!(n > 0, "the slave closed before answering");
+        received.extend(&buf[..n]);
+    }
+    // The same call with a '/' in its member name.
+    let mut bad = ping("Pingx");
+    let at = bad.windows(5).position(|w| w == b"Pingx").unwrap();
+    bad[at + 4] = b'/';
+    host.write_all(&bad).unwrap();
+    let mut rest: Vec<u8> = Vec::new();
+    host.read_to_end(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "asgard slave: the host sent a malformed D-Bus message: header field 3 is 'Ping/', \
+             not a valid member name; the connection was closed"
+        ),
+        "{stderr}"
+    );
+}

@@ -7,9 +7,11 @@
 //! - [`enums`]: the enumerations that travel as strings (status, editor, handle and pointer
 //!   kinds, playback modes), [`RenditionSize`] and the input [`Modifiers`];
 //! - [`Error`]: the named errors `org.asgard.Asgard1.Error.*`;
+//! - [`request`]: method calls decoded from their messages and their arguments checked;
 //! - [`proxy`]: async and blocking zbus proxies for hosts;
 //! - [`frames`]: the sealed shared memory that carries rendered frames from slave to host;
-//! - [`transport`]: starting a slave on a private peer-to-peer connection.
+//! - [`transport`]: starting a slave on a private peer-to-peer connection;
+//! - [`wire`]: the slave's check of every message a host sends, before zbus reads it.
 
 pub mod enums;
 mod error;
@@ -17,8 +19,10 @@ pub mod frames;
 mod input;
 pub mod names;
 pub mod proxy;
+pub mod request;
 mod size;
 pub mod transport;
+pub mod wire;
 
 pub use enums::{EditorKind, HandleKind, PlaybackMode, PointerKind, Status, UnknownValue};
 pub use error::Error;

@@ -11,6 +11,7 @@
 //! GDBus, sd-bus, dbus-python and jeepney (which has no server side at all) — so a third-party
 //! host in any language can drive a slave; the slave is ours and can take the rarer role.
 
+use super::wire::{checked_socket, Refusal};
 use std::fmt;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
@@ -137,11 +138,16 @@ pub async fn host_connection(stream: UnixStream) -> zbus::Result<Connection> {
 }
 
 /// The slave's side of a private connection: a peer-to-peer D-Bus server on `stream`, to which
-/// the slave adds its objects before building it.
-pub fn slave_connection(stream: UnixStream) -> zbus::Result<Builder<'static>> {
-    Ok(Builder::async_io_unix_stream(stream)
-        .server(Guid::generate())?
-        .p2p())
+/// the slave adds its objects before building it. Every message the host sends is checked
+/// before zbus reads it ([`super::wire`]); the [`Refusal`] says, once the connection has
+/// ended, whether a malformed message ended it.
+pub fn slave_connection(stream: UnixStream) -> zbus::Result<(Builder<'static>, Refusal)> {
+    let (socket, refusal) =
+        checked_socket(stream).map_err(|e| zbus::Error::InputOutput(e.into()))?;
+    Ok((
+        Builder::socket(socket).server(Guid::generate())?.p2p(),
+        refusal,
+    ))
 }
 
 /// Takes over the socket a host passed as descriptor `fd`, after checking that it is one, and

@@ -11,7 +11,9 @@
 //! ([`main_thread`]); signals go back through one ordered, bounded queue ([`outbox`]).
 //!
 //! The slave ends when its connection closes: the host closed it or went away (on the
-//! session bus, when the bus goes away). On the session bus it answers only the process that
+//! session bus, when the bus goes away), or, on a private connection, sent a malformed
+//! message (`ipc::wire`), which the slave names on its standard error before it exits with
+//! status 1. On the session bus it answers only the process that
 //! started it and connections that authenticated with the token it prints at start-up
 //! ([`access`]).
 //!
@@ -79,11 +81,14 @@ pub fn run(bus: Bus) -> Result<(), SlaveError> {
         let doing = doing.to_string();
         move |e: zbus::Error| SlaveError(format!("{doing}: {e}"))
     };
+    let mut refusal = None;
     let (builder, access) = match bus {
-        Bus::Peer(stream) => (
-            transport::slave_connection(stream).map_err(failed("cannot use the host's socket"))?,
-            Arc::new(Access::Private),
-        ),
+        Bus::Peer(stream) => {
+            let (builder, refused) = transport::slave_connection(stream)
+                .map_err(failed("cannot use the host's socket"))?;
+            refusal = Some(refused);
+            (builder, Arc::new(Access::Private))
+        }
         Bus::Session => {
             let rules = SessionAccess::new()
                 .map_err(|e| SlaveError(format!("cannot make an access token: {e}")))?;
@@ -162,5 +167,10 @@ pub fn run(bus: Bus) -> Result<(), SlaveError> {
     });
 
     main_loop.run();
-    Ok(())
+    match refusal.and_then(|r| r.reason()) {
+        Some(reason) => Err(SlaveError(format!(
+            "the host sent {reason}; the connection was closed"
+        ))),
+        None => Ok(()),
+    }
 }

@@ -1,5 +1,6 @@
 //! The two D-Bus interfaces as zbus serves them. Each method checks what it can without the
-//! scene (enumerations, numbers, whether the rendition was closed), then hands the call to the
+//! scene (enumerations, numbers and sizes with `ipc::request`'s checks, whether the rendition
+//! was closed), then hands the call to the
 //! main thread and answers with its result. Both interfaces handle calls one at a time in the
 //! order they arrive (`spawn = false`): a press, its motions and its release must not overtake
 //! each other.
@@ -19,7 +20,7 @@
 use super::access::Access;
 use super::main_thread::MainThread;
 use crate::ipc::names::rendition_path;
-use crate::ipc::{Error, Modifiers, PointerKind};
+use crate::ipc::{request, Error, Modifiers, PointerKind};
 use nalgebra::Point2;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -263,6 +264,7 @@ impl RenditionService {
     ) -> Result<(), Error> {
         self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
+        let time = request::seek_time(time)?;
         self.main.call(move |s| s.seek(n, time)).await
     }
 
@@ -291,11 +293,12 @@ impl RenditionService {
     ) -> Result<(), Error> {
         self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
-        let kind: PointerKind = kind
-            .parse()
-            .map_err(|e: crate::ipc::UnknownValue| Error::InvalidArgument(e.to_string()))?;
-        let at = finite_point(x, y)?;
-        let modifiers = Modifiers(modifiers);
+        let request::PointerEvent {
+            kind,
+            button,
+            at,
+            modifiers,
+        } = request::pointer(&kind, button, x, y, modifiers)?;
         if kind == PointerKind::Motion {
             let first = self
                 .motion
@@ -341,7 +344,8 @@ impl RenditionService {
     ) -> Result<(), Error> {
         self.access.check(Some(&header), connection).await?;
         let n = self.open()?;
-        let _ = (finite_point(dx, dy)?, modifiers);
+        let _ = modifiers;
+        let (_, dy) = request::scroll(dx, dy)?;
         self.main.call(move |s| s.scroll(n, dy)).await
     }
 
@@ -475,16 +479,6 @@ impl RenditionService {
         width: u32,
         height: u32,
     ) -> zbus::Result<()>;
-}
-
-fn finite_point(x: f64, y: f64) -> Result<Point2<f64>, Error> {
-    if x.is_finite() && y.is_finite() {
-        Ok(Point2::new(x, y))
-    } else {
-        Err(Error::InvalidArgument(format!(
-            "({x}, {y}): expected finite numbers"
-        )))
-    }
 }
 
 fn property<T>(result: Result<T, Error>) -> zbus::fdo::Result<T> {

@@ -15,7 +15,7 @@ use super::rendition::{Rendition, Scenery};
 use crate::ipc::frames::FrameBufferReply;
 use crate::ipc::names::rendition_path;
 use crate::ipc::{button, EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
-use crate::ipc::{RenditionSize, Status};
+use crate::ipc::{request, Status};
 use crate::render::pick::{body_under, pointer_ray};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
@@ -240,8 +240,7 @@ impl Subdocument {
 
     /// A new rendition; its number.
     pub fn create_rendition(&self, width: u32, height: u32) -> Result<u32, Error> {
-        let size =
-            RenditionSize::new(width, height).map_err(|e| Error::InvalidSize(e.to_string()))?;
+        let size = request::size(width, height)?;
         let (start, finish) = self.time_range();
         let rendition = Rendition::new(size, start, finish).map_err(Error::Failed)?;
         let number = self.last_rendition.get() + 1;
@@ -255,7 +254,7 @@ impl Subdocument {
     /// Opens an editor window on this slave's session (6.2.4): its edits reach the host as
     /// `SceneTextChanged` like any other change of the text.
     pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
-        let kind = match kind.parse().map_err(invalid)? {
+        let kind = match request::kind(kind)? {
             EditorKind::Graphical => ui::EditorKind::Graphical,
             EditorKind::Language => ui::EditorKind::Language,
             EditorKind::Shape => ui::EditorKind::Shape,
@@ -286,7 +285,7 @@ impl Subdocument {
     }
 
     pub fn set_handles_visible(&self, kind: &str, visible: bool) -> Result<(), Error> {
-        let kind: HandleKind = kind.parse().map_err(invalid)?;
+        let kind: HandleKind = request::kind(kind)?;
         let changed = {
             let mut shown = self.shown_handles.borrow_mut();
             if visible {
@@ -356,8 +355,7 @@ impl Subdocument {
 
     pub fn resize(&self, number: u32, width: u32, height: u32) -> Result<(), Error> {
         self.with(number, |r| {
-            let size =
-                RenditionSize::new(width, height).map_err(|e| Error::InvalidSize(e.to_string()))?;
+            let size = request::size(width, height)?;
             r.resize(size).map_err(Error::Failed)
         })?;
         self.outbox.frame_buffer_changed(number, width, height);
@@ -444,7 +442,7 @@ impl Subdocument {
     /// Switches rendition `number` between playback and live (see [`Rendition::go_live`] and
     /// [`Rendition::leave_live`]); setting the mode it has already changes nothing.
     pub fn set_mode(&self, number: u32, mode: &str) -> Result<(), Error> {
-        let mode: PlaybackMode = mode.parse().map_err(invalid)?;
+        let mode: PlaybackMode = request::kind(mode)?;
         let now = self.now();
         let scene_error = self.session.error();
         let scene = self.session.scene();
@@ -735,10 +733,6 @@ fn refuse_live(number: u32, r: &Rendition) -> Result<(), Error> {
 }
 
 /// An unknown enumeration value, as the contract's error.
-fn invalid(e: crate::ipc::UnknownValue) -> Error {
-    Error::InvalidArgument(e.to_string())
-}
-
 fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
