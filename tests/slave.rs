@@ -739,90 +739,182 @@ fn on_the_session_bus_the_starter_is_answered_without_the_token() {
     assert_eq!(rendition.size().unwrap(), (16, 16));
 }
 
-/// A scene the simulation refuses (issue 22: `simulator finish 1e9` used to grow the slave
-/// without end; bodies sunk into each other) is set without complaint — it evaluates — but
-/// its simulation fails at once with an `Error` signal at the line and column to blame, and
-/// `Status` becomes `error`; the slave keeps serving, and a good scene simulates again.
-/// (The output-step limit refuses before anything is compiled, so no run can grow.)
+/// The slave's `Error` signals, as (message, line, column), and its `StatusChanged` values, each
+/// through a channel fed by a thread of its own.
+struct Reports {
+    errors: std::sync::mpsc::Receiver<(String, u32, u32)>,
+    statuses: std::sync::mpsc::Receiver<String>,
+}
+
+impl Reports {
+    fn listen(subdocument: &SubdocumentProxyBlocking<'static>) -> Reports {
+        let (error_sender, errors) = std::sync::mpsc::channel();
+        let signals = subdocument.receive_error().unwrap();
+        std::thread::spawn(move || {
+            for signal in signals {
+                let args = signal.args().unwrap();
+                if error_sender
+                    .send((args.message, args.line, args.column))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        let (status_sender, statuses) = std::sync::mpsc::channel();
+        let changes = subdocument.receive_status_changed();
+        std::thread::spawn(move || {
+            for change in changes {
+                let Ok(status) = change.get() else { continue };
+                if status_sender.send(status).is_err() {
+                    return;
+                }
+            }
+        });
+        Reports { errors, statuses }
+    }
+
+    /// The first error signalled from now on whose message contains `wanted` (a scene set
+    /// before may still have its own error queued).
+    fn error_containing(&self, wanted: &str) -> (String, u32, u32) {
+        loop {
+            let error = self
+                .errors
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .unwrap_or_else(|_| panic!("an Error signal with '{wanted}' within a minute"));
+            if error.0.contains(wanted) {
+                return error;
+            }
+        }
+    }
+
+    /// Waits for `Status` to become `ready`: a run finished. (A slave that has not yet
+    /// finished a run is never `ready` before: its status goes from `loading` to
+    /// `simulating` and on to `ready` or `error`, so no earlier change can be mistaken for it.)
+    fn ready(&self) {
+        while self
+            .statuses
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("Status ready within a minute")
+            != "ready"
+        {}
+    }
+}
+
+/// The output-step limit over D-Bus (issue 22 item 4; `simulator finish 1e9` used to grow the
+/// slave without end, `step 1e-12` to run for ever): a scene whose run would span more output
+/// steps than the limit is set without complaint — it evaluates — but its simulation is refused
+/// before anything is compiled, with an `Error` signal that names the limit and what keeps
+/// within it, at the `simulator` command's line and column, and `Status` becomes `error`. The
+/// slave keeps answering meanwhile (the text reads back, the refused scene's duration, a
+/// rendition of it that seeks), and the scene made shorter simulates to `ready`.
 #[test]
-fn a_scene_too_long_or_overlapping_fails_its_simulation_with_a_located_error() {
+fn a_scene_over_the_output_step_limit_is_refused_by_name_and_the_slave_keeps_answering() {
     let (mut child, connection) = start_slave();
     let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
     let uncached = SubdocumentProxyBlocking::builder(&connection)
         .cache_properties(CacheProperties::No)
         .build()
         .unwrap();
-    let (sender, received) = std::sync::mpsc::channel();
-    let listener = subdocument.clone();
-    let errors = listener.receive_error().unwrap();
-    std::thread::spawn(move || {
-        for signal in errors {
-            let args = signal.args().unwrap();
-            if sender.send((args.message, args.line, args.column)).is_err() {
-                return;
-            }
-        }
-    });
-    const BALLS: &str = "shape_set ball desc {sphere 0.5}\nbody a shape ball\n";
-    for (text, line, column, wanted) in [
-        (
-            format!("{BALLS}simulator finish 1e9\n"),
-            3,
-            1,
-            "make 10000000000 output steps, more than the limit of 1000000 output steps",
-        ),
-        (
-            format!("{BALLS}simulator step 1e-12\n"),
-            3,
-            1,
-            "make 10000000000000 output steps",
-        ),
-        (
-            format!("{BALLS}  body b shape ball init_pos {{0.5 0 0}}\n"),
-            3,
-            3,
-            "body b overlaps body a by 5.000e-1 at the start",
-        ),
+    let reports = Reports::listen(&subdocument);
+    const BALL: &str = "shape_set ball desc {sphere 0.5}\nbody a shape ball\n";
+    for (simulator, steps) in [
+        // Just over the limit: 1,111,111.1 steps, rounded up.
+        ("simulator finish 10 step 9e-6", "1111112"),
+        ("simulator finish 1e9", "10000000000"),
+        ("  simulator step 1e-12", "10000000000000"),
     ] {
-        // Setting the text simulates it. Each run's failure is signalled, so an error of the
-        // scene before may still be queued.
+        let text = format!("{BALL}{simulator}\n");
+        // Setting the text simulates it.
         subdocument.set_scene_text(&text).unwrap();
-        let (message, at_line, at_column) = loop {
-            let error = received
-                .recv_timeout(std::time::Duration::from_secs(60))
-                .expect("an Error signal within a minute");
-            if error.0.contains(wanted) {
-                break error;
-            }
-        };
-        assert_eq!((at_line, at_column), (line, column), "{message}");
+        let wanted =
+            format!("make {steps} output steps, more than the limit of 1000000 output steps");
+        let (message, line, column) = reports.error_containing(&wanted);
+        assert!(
+            message.contains("a larger step or an earlier finish keeps within it")
+                && message.contains("--max-output-steps N raises the limit"),
+            "{message}"
+        );
+        let indent = simulator.len() - simulator.trim_start().len();
+        assert_eq!((line, column), (3, 1 + indent as u32), "{message}");
         // The status changed before the signal was sent.
         assert_eq!(uncached.status().unwrap(), "error");
+        // The slave answers: the text, the refused scene's duration, a rendition of it.
+        assert_eq!(subdocument.get_scene_text().unwrap(), text);
+        let duration = uncached.duration().unwrap();
+        let rendition = subdocument.create_rendition(16, 16).unwrap();
+        let rendition = RenditionProxyBlocking::builder(&connection)
+            .path(rendition)
+            .unwrap()
+            .cache_properties(CacheProperties::No)
+            .build()
+            .unwrap();
+        rendition.seek(duration / 2.0).unwrap();
+        assert_eq!(rendition.time().unwrap(), duration / 2.0);
+        assert_eq!(rendition.size().unwrap(), (16, 16));
+        rendition.close().unwrap();
     }
-    // Asked again, the refused scene fails again.
+    // Asked again, the refused scene fails again, by name.
     subdocument.simulate().unwrap();
-    let again = received
-        .recv_timeout(std::time::Duration::from_secs(60))
-        .expect("an Error signal within a minute");
-    assert!(again.0.contains("body b overlaps body a"), "{again:?}");
-    let (ready_sender, ready) = std::sync::mpsc::channel();
-    let changes = subdocument.receive_status_changed();
-    std::thread::spawn(move || {
-        for change in changes {
-            if change.get().is_ok_and(|s| s == "ready") {
-                let _ = ready_sender.send(());
-                return;
-            }
-        }
-    });
+    reports.error_containing("more than the limit of 1000000 output steps");
     subdocument
-        .set_scene_text(&format!("{BALLS}simulator finish 1\n"))
+        .set_scene_text(&format!("{BALL}simulator finish 1\n"))
         .unwrap();
-    subdocument.simulate().unwrap();
-    ready
-        .recv_timeout(std::time::Duration::from_secs(60))
-        .expect("ready again within a minute");
+    reports.ready();
+    assert!(
+        reports.errors.try_recv().is_err(),
+        "the shorter scene failed"
+    );
+    assert_eq!(uncached.duration().unwrap(), 1.0);
     // The listening threads keep the connection open, so the slave would not end by itself.
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// Bodies sunk into each other at the start (issue 22 item 4) fail the simulation with an
+/// `Error` signal at the later body's line and column, again when asked again; bodies exactly
+/// touching (a ball resting on a floor, a box on a box, under gravity) are not overlapping and
+/// simulate to `ready`.
+#[test]
+fn bodies_that_start_overlapping_fail_their_simulation_at_the_later_body() {
+    let (mut child, connection) = start_slave();
+    let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
+    let uncached = SubdocumentProxyBlocking::builder(&connection)
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    let reports = Reports::listen(&subdocument);
+    const BALLS: &str = "shape_set ball desc {sphere 0.5}\nbody a shape ball\n";
+    subdocument
+        .set_scene_text(&format!(
+            "{BALLS}  body b shape ball init_pos {{0.5 0 0}}\n"
+        ))
+        .unwrap();
+    let (message, line, column) =
+        reports.error_containing("body b overlaps body a by 5.000e-1 at the start");
+    assert_eq!((line, column), (3, 3), "{message}");
+    assert_eq!(uncached.status().unwrap(), "error");
+    subdocument.simulate().unwrap();
+    reports.error_containing("body b overlaps body a");
+    assert_eq!(uncached.status().unwrap(), "error");
+    let touching = "shape_set ball desc {sphere 0.5}\n\
+                    shape_set slab desc {box {4 1 4}}\n\
+                    shape_set brick desc {box {1 0.3 1}}\n\
+                    simulator finish 1\n\
+                    body floor shape slab init_pos {0 -0.5 0} fixed 1\n\
+                    body ball shape ball init_pos {-1 0.5 0}\n\
+                    body lower shape brick init_pos {1 0.15 0}\n\
+                    body upper shape brick init_pos {1 0.45 0}\n\
+                    force body ball gravity {0 -9.81 0}\n\
+                    force body lower gravity {0 -9.81 0}\n\
+                    force body upper gravity {0 -9.81 0}\n";
+    subdocument.set_scene_text(touching).unwrap();
+    reports.ready();
+    assert!(
+        reports.errors.try_recv().is_err(),
+        "touching bodies were refused"
+    );
+    assert_eq!(uncached.status().unwrap(), "ready");
     child.kill().unwrap();
     child.wait().unwrap();
 }
