@@ -228,10 +228,12 @@ pub(crate) fn first_contact(
     // Too slow an approach for advancement to converge: walk the rest of the interval in even
     // strides rather than look only at its end, where a pair that went on into each other may
     // already be coming apart through the far side.
+    // (A stride too short to move `lo` in floating point, as an interval of a few ulps gives,
+    // goes straight to the end: the walk always ends.)
     let stride = (to - t) / CONTACT_SUBSTEPS;
     let mut lo = t;
     while lo < to {
-        let next = if to - lo > stride { lo + stride } else { to };
+        let next = if to - lo > stride && lo + stride > lo { lo + stride } else { to };
         let found = look(next, cache)?;
         if hits(&found) {
             return Some(if found.contact.contact.distance < -pair.tolerance {
