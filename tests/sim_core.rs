@@ -208,6 +208,7 @@ impl StepObserver for Recorder {
         component: ComponentId,
         time: f64,
         also: &mut Vec<(ComponentId, f64)>,
+        _: &mut Vec<(ComponentId, f64)>,
     ) {
         self.log.truncated.lock().unwrap().push((component, time));
         if let Some((c, other, t)) = self.tie {

@@ -206,11 +206,14 @@ impl Solver {
         check_overlap(&scene)?;
         let model = self.model.update(&scene, &changes)?;
 
-        // Variable ids keep their meaning only where the same body holds the same block.
+        // Variable ids keep their meaning only where the same body holds the same block. A
+        // model whose inputs are laid out anew (bodies added or removed) has every body's
+        // equations read other inputs than the components kept would.
+        let new_inputs = !model.inputs().shared_with(self.model.inputs());
         let mut changed = HashSet::new();
         let mut vars = Changes::default();
         for (b, body) in model.bodies().iter().enumerate() {
-            let equations = changes.equations_changed.contains(&body.name);
+            let equations = new_inputs || changes.equations_changed.contains(&body.name);
             let initial = changes.initial_changed.contains(&body.name);
             if equations || initial {
                 changed.insert(b);

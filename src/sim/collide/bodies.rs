@@ -108,6 +108,11 @@ impl CollisionBody {
         }
     }
 
+    /// The state variables of state `s`: the inverse of [`CollisionBody::kinematics`].
+    pub fn values(&self, s: &Kinematics) -> [f64; BODY_VARIABLES] {
+        BodyModel::values_of(&s.position, &s.rotation, &s.velocity, &s.momentum)
+    }
+
     /// The world inverse inertia `R I⁻¹ Rᵀ` at `rotation`.
     pub fn inverse_world_inertia(&self, rotation: &UnitQuaternion<f64>) -> Matrix3<f64> {
         let r = rotation.to_rotation_matrix().into_inner();

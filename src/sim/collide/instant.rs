@@ -1,24 +1,30 @@
-//! One instant's contacts handled together: the contacts found there and every contact they
-//! press (see [`Detector::touching`]), passes of impulses over them until none approaches
-//! (see `response` for the rules of one contact), who falls asleep or wakes there, the last
-//! resort for a jam the passes cannot resolve (see `jam`), and the back-up that results.
+//! One instant's contacts handled together: the contacts found there, every contact their
+//! moving bodies make with what they touch (persistent contacts included), transitively, and
+//! the sleepers they wake; passes of impulses over them until none approaches (see `response`
+//! for one contact); which pairs become persistent or stop being so; the contact islands
+//! solved again at the instant; and the back-up that results.
+//!
+//! A contact is an *impact* (restitution at the closest point, with friction) unless it is
+//! *resting*: a persistent pair, or a pair pressed together (the acceleration each body's own
+//! loads give it into the contact) closing slower than that acceleration gives over
+//! [`RESTING_TIME`] check windows. A resting contact is stopped over its whole touching region
+//! (plastic, with friction) and becomes persistent, held by contact forces from then on (see
+//! `contact`). The passes are sequential impulses, as in the dissertation (5.3.2): a wave
+//! crosses Newton's cradle from ball to ball. Contacts the passes leave approaching (a body
+//! wedged between two others) become persistent too: the contact solve, which handles a whole
+//! island at once, takes them over instead of endless back-ups at one instant.
 
 use super::bodies::Kinematics;
-use super::jam::{self, JamContact};
+use super::contact::RESTING_TIME;
 use super::ledger::{self, Cause, EnergyRecord};
 use super::narrow::Found;
-use super::response::{approach, impact, resting_speed, ContactPoint, Impact, Impulse, Side};
-use super::{Collision, Detector, DISTANCE_TOLERANCE, RESTING_FRACTION, RESTING_RISE, WAKE_FACTOR};
+use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
+use super::{Collision, Detector, DISTANCE_TOLERANCE};
 use crate::geom::distance::closest_between_shapes;
-use crate::sim::physics::BodyVars;
 use crate::sim::schedule::{BackUp, StepContext};
-use crate::sim::VarId;
 use nalgebra::Vector3;
 use std::collections::{HashMap, HashSet};
 
-/// An instant with this many collisions recorded at it already is a jam, resolved without
-/// friction.
-const JAM_RECORDS: usize = 16;
 /// Passes over the contacts of one instant at most (each pass handles them all in turn).
 const MAX_PASSES: usize = 100;
 
@@ -34,20 +40,17 @@ struct Passes {
     regions: Vec<Vec<Vector3<f64>>>,
     /// Every body of the contacts, as the impulses so far leave it.
     states: HashMap<usize, Kinematics>,
-    change: Wakefulness,
-    /// Bodies that made a resting hop at this instant (here, or in an earlier back-up to it).
-    hopped: Vec<usize>,
     /// The collision each contact made, its impulses summed over the passes.
     records: Vec<Option<Collision>>,
-    /// The kinetic energy taken from bodies brought to rest as they fell asleep.
-    slept_energy: f64,
+    /// Sleepers woken at this instant (they take their share of the impulses).
+    woken: Vec<usize>,
 }
 
 impl Detector {
-    /// Handles the earliest instant among `found` (sorted by time) at which some impulse moves
-    /// a body: resolves its contacts together and asks for the back-up, with the bodies that
-    /// fall asleep or wake there (see [`Detector::may_sleep`] and [`Detector::island`]).
-    /// Returns the instant and its pairs, or `None` when no contact moved anything.
+    /// Handles the earliest instant among `found` (the contacts of one island, sorted by time)
+    /// at which some impulse moves a body or some sleeper wakes: resolves its contacts together
+    /// and asks for the back-up. `pairs` are the window's candidate pairs. Returns the instant
+    /// and its pairs, or `None` when no contact changed anything.
     pub(super) fn respond(
         &mut self,
         found: &[Contact],
@@ -62,42 +65,49 @@ impl Detector {
                 .iter()
                 .take_while(|f| f.0.time <= time + instant)
                 .count();
-            let touching = self.touching(&found[k..end], pairs, time, context);
-            let group: Vec<Contact> = found[k..end].iter().copied().chain(touching).collect();
+            let (group, woken) = self.gather(&found[k..end], pairs, time, context);
             k = end;
-            let mut passes = self.passes(&group, time, instant, context);
+            let mut passes = self.passes(&group, woken, time, context);
             let before = passes.states.clone();
-            let jammed = self.resolve(&mut passes, time, context);
-            let records: Vec<Collision> = passes.records.into_iter().flatten().collect();
-            if records.is_empty() {
+            let leftover = self.resolve(&mut passes, time, context);
+            let records: Vec<Collision> = passes.records.iter().flatten().copied().collect();
+            if records.is_empty() && passes.woken.is_empty() {
                 continue;
             }
-            let cause = if jammed {
-                Cause::Jam
-            } else if records.iter().any(|r| r.resting) {
-                Cause::RestingHop
-            } else {
-                Cause::Impact
+            self.record_energy(&records, &before, &passes, time);
+            self.update_persistence(&passes, &leftover, time);
+            let scope: HashSet<usize> = passes.states.keys().copied().collect();
+            let next = self.next_window_end(time).min(self.end);
+            let held = self.hold(time, next, Some(&scope), &passes.states, context);
+            let mut request = BackUp {
+                time,
+                components: held.components,
+                ..BackUp::default()
             };
-            let mut moved: Vec<usize> = passes.states.keys().copied().collect();
-            moved.sort_unstable();
-            let change = ledger::change(&self.bodies, &before, &passes.states);
-            self.ledger.record(EnergyRecord {
-                time,
-                cause,
-                bodies: moved.clone(),
-                change: change - passes.slept_energy,
-            });
-            self.ledger.record(EnergyRecord {
-                time,
-                cause: Cause::Sleep,
-                bodies: moved,
-                change: passes.slept_energy,
-            });
-            for &(b, rest) in &passes.change.slept {
-                self.rest[b] = rest;
+            for (&b, state) in &passes.states {
+                let Some(vars) = self.bodies[b].model.vars else {
+                    continue;
+                };
+                if self.still_at(b, time, &passes.woken, context) || before.get(&b) == Some(state) {
+                    continue;
+                }
+                request.jumps.extend(
+                    vars.velocity()
+                        .into_iter()
+                        .zip(state.velocity.iter().copied()),
+                );
+                request.jumps.extend(
+                    vars.momentum()
+                        .into_iter()
+                        .zip(state.momentum.iter().copied()),
+                );
             }
-            let request = self.back_up_request(&passes.states, &passes.change, time, context);
+            request.jumps.sort_by_key(|&(v, _)| v);
+            let mut woken = passes.woken.clone();
+            woken.extend(held.woken);
+            woken.sort_unstable();
+            woken.dedup();
+            self.release(&woken, &mut request);
             for record in records {
                 let at = self.records.partition_point(|r| r.time <= record.time);
                 self.records.insert(at, record);
@@ -108,290 +118,71 @@ impl Detector {
         None
     }
 
-    /// The contacts of the instant `time` (within `instant`) in `group`, before any pass.
-    fn passes(
-        &self,
-        group: &[Contact],
-        time: f64,
-        instant: f64,
-        context: &StepContext<'_>,
-    ) -> Passes {
-        let mut states: HashMap<usize, Kinematics> = HashMap::new();
-        for (f, i, j) in group {
-            for (b, fallback) in [(*i, f.a), (*j, f.b)] {
-                states
-                    .entry(b)
-                    .or_insert_with(|| self.bodies[b].state(context, time).unwrap_or(fallback));
-            }
-        }
-        let from = self.records.partition_point(|r| r.time < time - instant);
-        let earlier: Vec<&Collision> = self.records[from..]
-            .iter()
-            .take_while(|r| r.time <= time + instant)
-            .collect();
-        let hopped: Vec<usize> = earlier
-            .iter()
-            .filter(|r| r.resting)
-            .flat_map(|r| [r.bodies.0, r.bodies.1])
-            .collect();
-        // An instant handled again and again is a jam that friction keeps from resolving
-        // (a body dragged along a sleeper pulls back on what pushes it, pass after pass):
-        // it is resolved without friction.
-        let jammed = earlier.len() >= JAM_RECORDS;
-        let contacts = group
-            .iter()
-            .map(|(f, i, j)| {
-                let c = &f.contact.contact;
-                ContactPoint {
-                    point: (c.point_a + c.point_b) / 2.0,
-                    normal: c.normal,
-                    pressing: self.pressing(*i, *j, &c.normal, time, context),
-                    resting_interval: self.window * RESTING_FRACTION,
-                    resting_rise: RESTING_RISE * (self.bodies[*i].reach + self.bodies[*j].reach),
-                    approach_tolerance: self.approach_tolerance(*i, *j),
-                    settled: false,
-                    friction: if jammed {
-                        0.0
-                    } else {
-                        (self.bodies[*i].friction * self.bodies[*j].friction).sqrt()
-                    },
-                }
-            })
-            .collect();
-        let regions = group
-            .iter()
-            .map(|(f, i, j)| self.region(f, *i, *j, &states))
-            .collect();
-        Passes {
-            pairs: group.iter().map(|&(_, i, j)| (i, j)).collect(),
-            contacts,
-            regions,
-            states,
-            change: Wakefulness::default(),
-            hopped,
-            records: vec![None; group.len()],
-            slept_energy: 0.0,
-        }
+    /// Whether body `b` does not move at the instant `time`: immovable, or asleep and not
+    /// among the `woken`.
+    fn still_at(&self, b: usize, time: f64, woken: &[usize], context: &StepContext<'_>) -> bool {
+        self.bodies[b].immovable(time) || (self.asleep(b, time, context) && !woken.contains(&b))
     }
 
-    /// Passes over the contacts until none approaches (an impulse on one contact of a stack can
-    /// press another). A jam the passes do not resolve (a body slid into a wedge between a
-    /// support and a sleeper takes ever smaller pushes from each in turn): the sleepers shoved
-    /// in it wake and take their share, round after round while the passes shove more (a
-    /// brick driven down onto the floor under a column of sleepers wakes the column one brick
-    /// per round); if that does not resolve it either, the bodies still pushed move on
-    /// together (see `jam`). Waking only the first sleepers shoved left the rest of such a
-    /// column holding the jam, and the wrecking ball of `wall.asg` was welded into a lump with
-    /// it and slowed to a crawl.
-    /// Returns whether the jam's bodies had to be merged.
-    fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) -> bool {
-        let mut pushed = Vec::new();
-        // Each round wakes at least one more body, so the rounds end.
-        loop {
-            for _ in 0..MAX_PASSES {
-                pushed = self.pass(passes, time, context);
-                if pushed.is_empty() {
-                    return false;
-                }
-            }
-            let shoved: Vec<usize> = pushed
-                .iter()
-                .flat_map(|&(i, j)| [i, j])
-                .filter(|&b| self.sleeping(b, &passes.change, time, context))
-                .collect();
-            if shoved.is_empty() {
-                break;
-            }
-            for b in shoved {
-                passes.change.wake(b);
-            }
-        }
-        let contacts: Vec<JamContact> = passes
-            .pairs
-            .iter()
-            .zip(&passes.contacts)
-            .zip(&passes.regions)
-            .map(|((&bodies, contact), region)| JamContact {
-                bodies,
-                normal: contact.normal,
-                corners: if region.is_empty() {
-                    vec![contact.point]
-                } else {
-                    region.clone()
-                },
-            })
-            .collect();
-        let immovable = |b: usize| self.bodies[b].immovable(time);
-        let inertia = |b: usize, state: &Kinematics| {
-            let model = &self.bodies[b].model;
-            (model.mass, model.world_inertia(&state.rotation))
-        };
-        jam::merge(&pushed, &contacts, &mut passes.states, inertia, immovable);
-        // The lumps move: a sleeper in one wakes, and so does one a lump now drives into,
-        // which held still would stop the lump as a wall would.
-        let jammed: HashSet<usize> = pushed.iter().flat_map(|&(i, j)| [i, j]).collect();
-        for (slot, &(i, j)) in passes.pairs.iter().enumerate() {
-            let (sa, sb) = (&passes.states[&i], &passes.states[&j]);
-            let driven = approach(sa, sb, &passes.contacts[slot]) < 0.0;
-            for (b, other) in [(i, j), (j, i)] {
-                let asleep = self.sleeping(b, &passes.change, time, context);
-                if asleep && (jammed.contains(&b) || (driven && jammed.contains(&other))) {
-                    passes.change.wake(b);
-                }
-            }
-        }
-        true
-    }
-
-    /// Whether body `b` is asleep at the instant `time` with the falling asleep and waking of
-    /// `change` so far.
-    fn sleeping(
-        &self,
-        b: usize,
-        change: &Wakefulness,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> bool {
-        change.asleep(b, self.asleep(b, time, context))
-    }
-
-    /// One pass over the contacts in turn; returns the pairs it pushed.
-    fn pass(
+    /// The contacts of the instant `time`: those found there (`at`), and every contact the
+    /// moving bodies among them make at `time` with the bodies they touch (among the candidate
+    /// `pairs`) or are persistently in contact with, and transitively those of the moving
+    /// bodies so reached: a push on one contact of a stack presses the others, so all of them
+    /// are resolved in the same passes rather than one back-up after another. A sleeper met
+    /// by an awake moving body wakes with its sleeping island and takes part. Returns the
+    /// contacts and the sleepers woken.
+    fn gather(
         &mut self,
-        passes: &mut Passes,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> Vec<(usize, usize)> {
-        let mut pushed = Vec::new();
-        for slot in 0..passes.pairs.len() {
-            if self.hit(slot, passes, time, context) {
-                pushed.push(passes.pairs[slot]);
-            }
-        }
-        pushed
-    }
-
-    /// Handles contact `slot` of `passes` as its bodies now move; returns whether it pushed
-    /// them.
-    fn hit(
-        &mut self,
-        slot: usize,
-        passes: &mut Passes,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> bool {
-        let (i, j) = passes.pairs[slot];
-        let mut contact = passes.contacts[slot];
-        contact.settled = passes.hopped.contains(&i) || passes.hopped.contains(&j);
-        let (sa, sb) = (passes.states[&i], passes.states[&j]);
-        let region = &passes.regions[slot];
-        let still = |change: &Wakefulness, b: usize| self.sleeping(b, change, time, context);
-        let side = |b: usize, state: Kinematics, still: bool| Side {
-            body: &self.bodies[b],
-            state,
-            immovable: self.bodies[b].immovable(time) || still,
-        };
-        let strike = |change: &Wakefulness| {
-            impact(
-                &side(i, sa, still(change, i)),
-                &side(j, sb, still(change, j)),
-                &contact,
-                region,
-            )
-        };
-        let change = &mut passes.change;
-        let mut outcome = strike(change);
-        // A hard enough hit wakes a sleeper, which then takes its share of the impulse.
-        if let Impact::Impulse(first) = &outcome {
-            let speed = -approach(&sa, &sb, &contact);
-            let woken: Vec<usize> = [i, j]
-                .into_iter()
-                .filter(|&b| {
-                    !first.resting && still(change, b) && speed > WAKE_FACTOR * self.rest[b].speed
-                })
-                .collect();
-            if !woken.is_empty() {
-                for &b in &woken {
-                    change.wake(b);
-                }
-                outcome = strike(change);
-            }
-        }
-        let Impulse {
-            impulse,
-            mut a,
-            mut b,
-            resting,
-        } = match outcome {
-            Impact::Separating => return false,
-            Impact::Immovable => {
-                self.warn_immovable(i, j, time);
-                return false;
-            }
-            Impact::Impulse(outcome) => *outcome,
-        };
-        if resting {
-            // A body resting on a support that does not move may fall asleep there.
-            let rest = resting_speed(&contact);
-            let sides = [
-                (i, &sa, &mut a, j, -contact.normal),
-                (j, &sb, &mut b, i, contact.normal),
-            ];
-            for (body, before, after, partner, up) in sides {
-                let supported = self.bodies[partner].is_fixed() || still(change, partner);
-                if supported && self.may_sleep(body, before, &contact, time, context) {
-                    change.sleep(body, Rest { speed: rest, up });
-                    passes.slept_energy -= ledger::kinetic_energy(&self.bodies[body], after);
-                    after.velocity = Vector3::zeros();
-                    after.momentum = Vector3::zeros();
-                    after.angular_velocity = Vector3::zeros();
-                }
-            }
-            passes.hopped.extend([i, j]);
-        }
-        passes.states.insert(i, a);
-        passes.states.insert(j, b);
-        let record = passes.records[slot].get_or_insert(Collision {
-            time,
-            bodies: (i, j),
-            point: contact.point,
-            normal: contact.normal,
-            impulse: 0.0,
-            resting,
-        });
-        record.impulse += impulse;
-        record.resting = resting;
-        true
-    }
-
-    /// The contacts at `time`, among the candidate `pairs`, that `group` does not hold but that
-    /// its moving bodies make with the bodies they touch there, and, transitively, those of the
-    /// moving bodies so reached: a push on one contact of a stack presses the others, so all
-    /// of them are resolved in the same passes rather than one back-up after another (which
-    /// could push a body back and forth between two contacts without end).
-    pub(super) fn touching(
-        &mut self,
-        group: &[(Found, usize, usize)],
+        at: &[Contact],
         pairs: &[(usize, usize)],
         time: f64,
         context: &StepContext<'_>,
-    ) -> Vec<(Found, usize, usize)> {
+    ) -> (Vec<Contact>, Vec<usize>) {
         let mut of_body: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        for &(i, j) in pairs {
+        for &(i, j) in pairs
+            .iter()
+            .chain(self.contacts.all_pairs().collect::<Vec<_>>().iter())
+        {
             of_body.entry(i).or_default().push((i, j));
             of_body.entry(j).or_default().push((i, j));
         }
-        let mut done: HashSet<(usize, usize)> = group.iter().map(|&(_, i, j)| (i, j)).collect();
+        let mut woken: Vec<usize> = Vec::new();
+        let mut group: Vec<Contact> = at.to_vec();
+        let mut done: HashSet<(usize, usize)> = at.iter().map(|&(_, i, j)| (i, j)).collect();
         // In the group's order, not a hash set's: the order of the contacts is the order of
         // the passes, and a simulation must come out the same every time.
-        let mut next: Vec<usize> = group.iter().flat_map(|&(_, i, j)| [j, i]).collect();
-        let mut members: HashSet<usize> = next.iter().copied().collect();
-        let mut touching = Vec::new();
+        let mut next: Vec<usize> = Vec::new();
+        let mut members: HashSet<usize> = HashSet::new();
+        for &(_, i, j) in at {
+            for (b, other) in [(j, i), (i, j)] {
+                if self.moves_at(other, time, &woken, context)
+                    && self.still_at(b, time, &woken, context)
+                    && !self.bodies[b].immovable(time)
+                {
+                    self.wake_island(b, time, &mut woken, context);
+                }
+            }
+        }
+        for &(_, i, j) in at {
+            for b in [j, i] {
+                if members.insert(b) {
+                    next.push(b);
+                }
+            }
+        }
+        for &b in &woken {
+            if members.insert(b) {
+                next.push(b);
+            }
+        }
         while let Some(x) = next.pop() {
-            if self.bodies[x].immovable(time) || self.asleep(x, time, context) {
+            if !self.moves_at(x, time, &woken, context) {
                 continue;
             }
-            for &(i, j) in of_body.get(&x).into_iter().flatten() {
+            let mut around = of_body.get(&x).cloned().unwrap_or_default();
+            around.sort_unstable();
+            around.dedup();
+            for (i, j) in around {
                 if !done.insert((i, j)) {
                     continue;
                 }
@@ -405,114 +196,257 @@ impl Detector {
                 let cache = self.caches.entry((i, j)).or_default();
                 let contact =
                     closest_between_shapes(shape_a, &a.pose(&sa), shape_b, &b.pose(&sb), cache);
-                if contact.contact.distance > DISTANCE_TOLERANCE * (a.reach + b.reach) {
+                let touching = contact.contact.distance <= DISTANCE_TOLERANCE * (a.reach + b.reach);
+                if !touching && !self.contacts.holds(i, j) {
                     continue;
                 }
-                let found = Found {
-                    time,
-                    contact,
-                    a: sa,
-                    b: sb,
-                };
-                touching.push((found, i, j));
+                group.push((
+                    Found {
+                        time,
+                        contact,
+                        a: sa,
+                        b: sb,
+                    },
+                    i,
+                    j,
+                ));
                 let other = if i == x { j } else { i };
+                if self.asleep(other, time, context) && !woken.contains(&other) {
+                    let from = woken.len();
+                    self.wake_island(other, time, &mut woken, context);
+                    for &w in &woken[from..] {
+                        if members.insert(w) {
+                            next.push(w);
+                        }
+                    }
+                }
                 if members.insert(other) {
                     next.push(other);
                 }
             }
         }
-        touching
+        (group, woken)
     }
 
-    /// The back-up for an instant handled: every moving body's new velocity and angular
-    /// momentum (`states`), the bodies that fell asleep brought to rest and held, and those
-    /// woken released with every sleeper resting on them.
-    fn back_up_request(
-        &self,
-        states: &HashMap<usize, Kinematics>,
-        change: &Wakefulness,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> BackUp {
-        let mut request = BackUp {
-            time,
-            ..BackUp::default()
-        };
-        for (&b, state) in states {
-            let body = &self.bodies[b];
-            let Some(vars) = body.model.vars else {
+    /// Whether body `b` moves at `time`: not immovable, and awake or among the `woken`.
+    fn moves_at(&self, b: usize, time: f64, woken: &[usize], context: &StepContext<'_>) -> bool {
+        !self.still_at(b, time, woken, context)
+    }
+
+    /// Adds sleeper `b` and every sleeper joined to it by persistent contacts, transitively,
+    /// to `woken`.
+    fn wake_island(&self, b: usize, time: f64, woken: &mut Vec<usize>, context: &StepContext<'_>) {
+        let mut next = vec![b];
+        while let Some(x) = next.pop() {
+            if woken.contains(&x) || !self.asleep(x, time, context) {
                 continue;
-            };
-            if change.fell_asleep(b) {
-                request.jumps.extend(at_rest(vars));
-                request.holds.extend(vars.all());
-            } else if !body.immovable(time) && !self.sleeping(b, change, time, context) {
-                request.jumps.extend(
-                    vars.velocity()
-                        .into_iter()
-                        .zip(state.velocity.iter().copied()),
-                );
-                request.jumps.extend(
-                    vars.momentum()
-                        .into_iter()
-                        .zip(state.momentum.iter().copied()),
-                );
+            }
+            woken.push(x);
+            for (i, j) in self.contacts.pairs_of(x) {
+                next.push(if i == x { j } else { i });
             }
         }
-        for b in self.island(&change.woken, time, context) {
-            request.releases.extend(
-                self.bodies[b]
-                    .model
-                    .vars
-                    .into_iter()
-                    .flat_map(BodyVars::all),
-            );
+    }
+
+    /// The contacts of the instant `time` in `group`, classified, before any pass.
+    fn passes(
+        &mut self,
+        group: &[Contact],
+        woken: Vec<usize>,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> Passes {
+        let mut states: HashMap<usize, Kinematics> = HashMap::new();
+        for (f, i, j) in group {
+            for (b, found) in [(*i, f.a), (*j, f.b)] {
+                let state = self.bodies[b].state(context, time).unwrap_or(found);
+                let state = if woken.contains(&b) {
+                    super::contact::at_rest_state(&state)
+                } else {
+                    state
+                };
+                states.entry(b).or_insert(state);
+            }
         }
-        request.jumps.sort_by_key(|&(v, _)| v);
-        request
-    }
-}
-
-/// The resting contact at which a body fell asleep.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Rest {
-    /// Its resting speed.
-    pub speed: f64,
-    /// Its normal, from the support to the sleeper.
-    pub up: Vector3<f64>,
-}
-
-/// Who falls asleep and who wakes at one instant, as its contacts are handled in turn.
-#[derive(Default)]
-struct Wakefulness {
-    slept: Vec<(usize, Rest)>,
-    woken: Vec<usize>,
-}
-
-impl Wakefulness {
-    /// Whether body `b` is asleep now, given whether it was at the instant (`held`).
-    fn asleep(&self, b: usize, held: bool) -> bool {
-        (held || self.slept.iter().any(|&(s, _)| s == b)) && !self.woken.contains(&b)
-    }
-
-    fn fell_asleep(&self, b: usize) -> bool {
-        self.asleep(b, false)
-    }
-
-    fn sleep(&mut self, b: usize, rest: Rest) {
-        self.slept.push((b, rest));
-    }
-
-    fn wake(&mut self, b: usize) {
-        self.slept.retain(|&(s, _)| s != b);
-        if !self.woken.contains(&b) {
-            self.woken.push(b);
+        let mut contacts = Vec::with_capacity(group.len());
+        let mut regions = Vec::with_capacity(group.len());
+        for (f, i, j) in group {
+            let c = &f.contact.contact;
+            let region = self.region(f, *i, *j, &states);
+            let point = (c.point_a + c.point_b) / 2.0;
+            let mut contact = ContactPoint {
+                point,
+                normal: c.normal,
+                resting: false,
+                rest_speed: 0.0,
+                approach_tolerance: self.approach_tolerance(*i, *j),
+                friction: (self.bodies[*i].friction * self.bodies[*j].friction).sqrt(),
+            };
+            let pressing = self.pressing(*i, *j, &c.normal, time, &states, &woken, context);
+            contact.rest_speed = pressing * RESTING_TIME * self.window;
+            // How fast the pair closes where it touches (not at the corners of its region, which
+            // a turning body may swing in fast without touching yet).
+            let closing = -approach(&states[i], &states[j], &contact);
+            contact.resting =
+                self.contacts.holds(*i, *j) || (pressing > 0.0 && closing < contact.rest_speed);
+            contacts.push(contact);
+            regions.push(region);
+        }
+        Passes {
+            pairs: group.iter().map(|&(_, i, j)| (i, j)).collect(),
+            contacts,
+            regions,
+            states,
+            records: vec![None; group.len()],
+            woken,
         }
     }
-}
 
-/// Jumps that bring a body's velocity and angular momentum to zero.
-fn at_rest(vars: BodyVars) -> impl Iterator<Item = (VarId, f64)> {
-    let moving = vars.velocity().into_iter().chain(vars.momentum());
-    moving.map(|v| (v, 0.0))
+    /// Passes over the contacts until none approaches (an impulse on one contact of a stack
+    /// can press another). Returns the contacts still approaching after the last pass.
+    fn resolve(&mut self, passes: &mut Passes, time: f64, context: &StepContext<'_>) -> Vec<usize> {
+        for _ in 0..MAX_PASSES {
+            let mut pushed = Vec::new();
+            for slot in 0..passes.pairs.len() {
+                if self.hit(slot, passes, time, context) {
+                    pushed.push(slot);
+                }
+            }
+            if pushed.is_empty() {
+                return Vec::new();
+            }
+        }
+        (0..passes.pairs.len())
+            .filter(|&slot| {
+                let (i, j) = passes.pairs[slot];
+                let contact = &passes.contacts[slot];
+                approach(&passes.states[&i], &passes.states[&j], contact)
+                    < -contact.approach_tolerance
+            })
+            .collect()
+    }
+
+    /// Handles contact `slot` of `passes` as its bodies now move; returns whether it pushed
+    /// them.
+    fn hit(
+        &mut self,
+        slot: usize,
+        passes: &mut Passes,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> bool {
+        let (i, j) = passes.pairs[slot];
+        let contact = passes.contacts[slot];
+        let (sa, sb) = (passes.states[&i], passes.states[&j]);
+        let side = |b: usize, state: Kinematics| Side {
+            body: &self.bodies[b],
+            state,
+            immovable: self.still_at(b, time, &passes.woken, context),
+        };
+        let outcome = impact(&side(i, sa), &side(j, sb), &contact, &passes.regions[slot]);
+        let Impulse { impulse, a, b } = match outcome {
+            Impact::Separating => return false,
+            Impact::Immovable => {
+                self.warn_immovable(i, j, time);
+                return false;
+            }
+            Impact::Impulse(outcome) => *outcome,
+        };
+        passes.states.insert(i, a);
+        passes.states.insert(j, b);
+        let record = passes.records[slot].get_or_insert(Collision {
+            time,
+            bodies: (i, j),
+            point: contact.point,
+            normal: contact.normal,
+            impulse: 0.0,
+            resting: contact.resting,
+        });
+        record.impulse += impulse;
+        true
+    }
+
+    /// Records the kinetic energy the instant's impulses changed: as an impact when any of its
+    /// collisions was one, else as resting-contact impulses.
+    fn record_energy(
+        &mut self,
+        records: &[Collision],
+        before: &HashMap<usize, Kinematics>,
+        passes: &Passes,
+        time: f64,
+    ) {
+        let mut moved: Vec<usize> = passes.states.keys().copied().collect();
+        moved.sort_unstable();
+        let cause = if records.iter().any(|r| !r.resting) {
+            Cause::Impact
+        } else {
+            Cause::ContactImpulse
+        };
+        self.ledger.record(EnergyRecord {
+            time,
+            cause,
+            bodies: moved,
+            change: ledger::change(&self.bodies, before, &passes.states),
+        });
+    }
+
+    /// After the passes: resting contacts, and those the passes left approaching, become
+    /// persistent; persistent ones that now fly apart faster than their resting speed stop
+    /// being so.
+    fn update_persistence(&mut self, passes: &Passes, leftover: &[usize], time: f64) {
+        for (slot, &(i, j)) in passes.pairs.iter().enumerate() {
+            let contact = &passes.contacts[slot];
+            let both_immovable = self.bodies[i].immovable(time) && self.bodies[j].immovable(time);
+            if both_immovable {
+                continue;
+            }
+            if contact.resting || leftover.contains(&slot) {
+                let separating = approach(&passes.states[&i], &passes.states[&j], contact);
+                if self.contacts.holds(i, j)
+                    && separating > contact.rest_speed.max(contact.approach_tolerance)
+                {
+                    self.unpersist(i, j);
+                } else {
+                    self.persist(i, j, time);
+                }
+            }
+        }
+    }
+
+    /// How hard bodies `i` and `j` are pressed together along `normal` (from `i` to `j`) at
+    /// `time`: the part of each body's own acceleration there (from every load on it, its
+    /// other contacts' included unless the pair is persistent) that drives it into the other,
+    /// added, or 0.
+    /// Each body counts on its own, not their relative acceleration: a brick on a brick that
+    /// rests on the floor is pressed onto it by its own weight although both feel gravity. A
+    /// brick the wrecking ball shoves is pressed back onto the ball by the friction of what it
+    /// rests on, and rests against it rather than being struck again every few nanoseconds.
+    #[allow(clippy::too_many_arguments)]
+    fn pressing(
+        &mut self,
+        i: usize,
+        j: usize,
+        normal: &Vector3<f64>,
+        time: f64,
+        states: &HashMap<usize, Kinematics>,
+        woken: &[usize],
+        context: &StepContext<'_>,
+    ) -> f64 {
+        let mut total = 0.0;
+        for (b, sign) in [(i, 1.0), (j, -1.0)] {
+            if self.still_at(b, time, woken, context) {
+                continue;
+            }
+            let (force, _) = self.free_load(b, time, states, context);
+            // A persistent pair's own share of the loads is in them: for it, the loads of the
+            // body's own equations alone.
+            let force = if self.contacts.holds(i, j) {
+                force
+            } else {
+                force + self.contacts.force_on(b)
+            };
+            total += (sign * force.dot(normal) / self.bodies[b].model.mass).max(0.0);
+        }
+        total
+    }
 }

@@ -2,7 +2,8 @@
 //! energy each instantaneous change it made took or gave, by cause.
 //!
 //! Every time the collider changes velocities (an instant's impulses, bodies put to sleep) it
-//! records the change of the kinetic energy of the bodies it touched. The records are history
+//! records the change of the kinetic energy of the bodies it touched; every contact load
+//! records its work as it ends. The records are history
 //! like the collisions: a back-up that undoes a collision undoes its energy record, so what is
 //! left at the end is what the motion shows.
 
@@ -14,14 +15,16 @@ use std::collections::HashMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cause {
-    /// Collision impulses (restitution and friction at an impact).
+    /// Collision impulses (restitution and friction at an impact, and what the impact pressed).
     Impact,
-    /// The resting rule's hops and its impulses over touching regions.
-    RestingHop,
-    /// A jam's bodies merged into moving lumps.
-    Jam,
+    /// The plastic impulses that stop a resting contact as it becomes persistent, or a
+    /// persistent one found sunk past its guard depth.
+    ContactImpulse,
     /// Bodies brought to rest when they fall asleep.
     Sleep,
+    /// The work of persistent contacts' forces (friction, and sinking or being pushed out of
+    /// an overlap), recorded per load as it ends (see `contact`).
+    ContactForce,
 }
 
 /// One instant's change of kinetic energy.

@@ -1,9 +1,10 @@
-//! Collision detection over time, response by impulses, and the bookkeeping that backs the
-//! simulation up when a collision invalidates motion already computed (dissertation 5.2.2,
-//! 5.2.3 with figure 5.10, and 5.3).
+//! Collision detection over time, response by impulses, persistent contacts held by contact
+//! forces, and the bookkeeping that backs the simulation up when a collision invalidates
+//! motion already computed (dissertation 5.2.2, 5.2.3 with figure 5.10, and 5.3; persistent
+//! contacts and sleeping go beyond it).
 //!
 //! A [`Collider`] watches a [`Simulation`](crate::sim::Simulation) as its
-//! [`StepObserver`]. It checks the bodies in windows of the scene's output step: a window
+//! [`StepObserver`]. It checks the bodies in windows on a fixed grid (see `check`): a window
 //! `[t0, t1]` is checked once every body's components are computed up to `t1`, so that both
 //! bodies of every pair are known over it (figure 5.10 b). A check
 //!
@@ -20,23 +21,30 @@
 //!    conservative advancement and bisection (see `narrow`), with exact distances from
 //!    [`closest_between_shapes`](crate::geom::distance::closest_between_shapes) warm-started
 //!    from a cache kept per pair;
-//! 3. takes the earliest contacts (all those at one instant, with the contacts they press,
-//!    resolved together: see `instant`), computes the impulses (see `response` for the rules:
-//!    restitution of a pair, infinitely massive bodies, resting contact) and asks the
-//!    simulation to back up to that time with the new velocities and angular momenta as jumps
+//! 3. groups the pairs into islands and, in each island, takes the earliest contacts (all
+//!    those at one instant, with the contacts they press, resolved together: see `instant`),
+//!    computes the impulses (see `response`) and asks the simulation to back up to that time
+//!    with the new velocities and angular momenta as jumps
 //!    ([`BackUp`](crate::sim::schedule::BackUp)).
+//!
+//! Slow contacts of bodies pressed together become persistent and are held by contact forces
+//! solved per contact island at every grid point, the *contact tick* (see `contact`); islands
+//! that stay still sleep.
 //!
 //! The simulation truncates the colliding bodies' components, and transitively everything
 //! that depends on them; for each truncated component it calls [`StepObserver::truncated`],
 //! and the collider answers with the bodies that collided after that time with a body of that
-//! component (back to the first such collision), forgetting those collisions. Each body
-//! carries the time up to which its pairs have been checked; a truncation moves it back, so
-//! only the pairs of bodies whose motion changed are checked again. The bookkeeping is by body,
-//! never by component, so it survives the repartitioning of an incremental update.
+//! component (back to the first such collision), forgetting those collisions (see `history`).
+//! Each body carries the time up to which its pairs have been checked; a truncation moves it
+//! back, so only the pairs of bodies whose motion changed are checked again. The bookkeeping
+//! is by body, never by component, so it survives the repartitioning of an incremental update.
 
 mod bodies;
+mod check;
+mod contact;
+mod history;
 mod instant;
-mod jam;
+mod islands;
 mod known;
 pub mod ledger;
 mod min_tree;
@@ -46,25 +54,35 @@ mod response;
 mod scratch;
 
 use crate::geom::broad::SweepAndPrune;
-use crate::geom::distance::{closest_between_shapes, ShapePairCache};
-use crate::geom::{contact_region, Aabb};
+use crate::geom::contact_region;
+use crate::geom::distance::ShapePairCache;
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::physics::{Model, BODY_VARIABLES};
+use crate::sim::physics::{FreeLoads, InteractionInputs, Model, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
-use instant::Rest;
+use check::Ends;
+use contact::Contacts;
 use known::KnownBoxes;
 use ledger::{Cause, Ledger};
 use min_tree::MinTree;
 use nalgebra::Vector3;
-use narrow::{first_contact, ApproachBound, Found, Pair};
+use narrow::Found;
 use readers::Readers;
-use response::{resting_speed, ContactPoint};
 use scratch::PerBody;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// Check windows (and contact ticks) are at most this long: a contact load is constant over a
+/// tick, and a body that starts resting falls freely for up to one tick before its first load.
+const MAX_WINDOW: f64 = 0.01;
+
+/// The check window for the output step `step`: the step, or the largest whole fraction of it
+/// no longer than [`MAX_WINDOW`], so that windows end on the output samples.
+fn check_window(step: f64) -> f64 {
+    step / (step / MAX_WINDOW).ceil().max(1.0)
+}
 
 /// Shapes closer than this fraction of the sum of their reaches count as touching.
 const DISTANCE_TOLERANCE: f64 = 1e-6;
@@ -77,20 +95,6 @@ const APPROACH_FRACTION: f64 = 1e-2;
 /// Below this many active bodies per body with a shape, the active ones are tested against all
 /// boxes directly instead of sweeping.
 const SPARSE_ACTIVE: usize = 8;
-/// The resting interval is this fraction of the check window.
-const RESTING_FRACTION: f64 = 0.25;
-/// A resting hop rises at most a quarter of this fraction of the sum of the pair's reaches.
-const RESTING_RISE: f64 = 1e-3;
-/// The acceleration pressing a pair together is the slope of the velocity tracks over this
-/// fraction of the check window before the contact (the smaller of two such spans back to
-/// back, so that a velocity jump an instant earlier, which can lie in one of them, is not read
-/// as an acceleration).
-const PRESSING_FRACTION: f64 = 1e-6;
-/// A body moving (at every point) slower than this many times the resting speed of a resting
-/// contact it makes with a support that does not move falls asleep there.
-const SLEEP_FACTOR: f64 = 2.0;
-/// A sleeper hit faster than this many times the resting speed it fell asleep at wakes.
-const WAKE_FACTOR: f64 = 4.0;
 /// Vertices of a piece less than this fraction of the smaller reach of a resting pair short of
 /// its extreme along the contact normal count as touching: a face tilted by about this much
 /// rests flat.
@@ -106,7 +110,7 @@ pub struct Collision {
     pub point: Vector3<f64>,
     pub normal: Vector3<f64>,
     pub impulse: f64,
-    /// The resting rule replaced the bounce by a small hop (see the response rules).
+    /// A resting contact, stopped rather than bounced, that became (or was) persistent.
     pub resting: bool,
 }
 
@@ -177,6 +181,7 @@ impl Collider {
         let mut detector = self.lock();
         detector.known.forget_before(time);
         detector.ledger.forget_before(time);
+        detector.forget_loads_before(time);
         let records = &mut detector.records;
         let newer = records.split_off(records.partition_point(|r| r.time < time));
         std::mem::replace(records, newer)
@@ -209,8 +214,14 @@ impl StepObserver for Collider {
         component: ComponentId,
         time: f64,
         also: &mut Vec<(ComponentId, f64)>,
+        gates: &mut Vec<(ComponentId, f64)>,
     ) {
-        self.lock().truncated(partition, component, time, also);
+        self.lock()
+            .truncated(partition, component, time, also, gates);
+    }
+
+    fn waiting(&mut self, context: &mut StepContext<'_>) -> bool {
+        self.lock().advance(context)
     }
 }
 
@@ -249,10 +260,14 @@ struct Detector {
     records: Vec<Collision>,
     warnings: Vec<String>,
     warned: HashSet<(usize, usize)>,
-    /// Per body, how it last fell asleep.
-    rest: Vec<Rest>,
     /// The kinetic energy each instantaneous change took or gave.
     ledger: Ledger,
+    /// The persistent contacts and their loads (see `contact`).
+    contacts: Contacts,
+    /// The model's external inputs, whose contact inputs the loads are written to.
+    inputs: InteractionInputs,
+    /// What acts on each body besides its contacts, for the contact solve.
+    free: FreeLoads,
 }
 
 impl Detector {
@@ -266,6 +281,12 @@ impl Detector {
         }
         let simulator = model.simulator();
         let (start, end) = (simulator.start, simulator.finish);
+        // Contact loads are set from the start; an earlier collider's are void.
+        let inputs = model.inputs().clone();
+        for b in 0..bodies.len() {
+            inputs.set_contact(b, Vector3::zeros(), Vector3::zeros());
+        }
+        let window = check_window(simulator.step);
         let mut reach = MinTree::new(bodies.len(), f64::INFINITY);
         let mut checked = MinTree::new(bodies.len(), f64::INFINITY);
         for (b, body) in bodies.iter().enumerate() {
@@ -284,11 +305,11 @@ impl Detector {
             start,
             end,
             span: end - start,
-            window: simulator.step,
+            window,
             reach,
             checked,
             at_checked: vec![None; bodies.len()],
-            known: KnownBoxes::new(bodies.len(), start, simulator.step),
+            known: KnownBoxes::new(bodies.len(), start, window),
             readers: Readers::new(&bodies),
             ends: PerBody::new(bodies.len()),
             caches: HashMap::new(),
@@ -296,8 +317,10 @@ impl Detector {
             records: Vec::new(),
             warnings: Vec::new(),
             warned: HashSet::new(),
-            rest: vec![Rest::default(); bodies.len()],
             ledger: Ledger::default(),
+            contacts: Contacts::new(start),
+            inputs,
+            free: model.free_loads(),
             bodies,
         }
     }
@@ -330,236 +353,9 @@ impl Detector {
         list
     }
 
-    fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
-        let partition = context.partition();
-        let next = (self.checked.min() + self.window).min(self.end);
-        self.readers.offer(
-            partition.members(step.component),
-            &context.track(step.component),
-            next,
-        );
-        let mut last = None;
-        for var in partition.members(step.component) {
-            let Some(&b) = self.body_of_var.get(var.index()) else {
-                continue;
-            };
-            let b = b as usize;
-            if last == Some(b) || !self.tracked(b) {
-                continue;
-            }
-            last = Some(b);
-            if let Some(vars) = self.bodies[b].model.vars {
-                let reached = (0..BODY_VARIABLES)
-                    .map(|k| context.reached(partition.component_of(vars.at(k))))
-                    .fold(f64::INFINITY, f64::min);
-                self.reach.set(b, reached);
-            }
-        }
-        loop {
-            let t0 = self.checked.min();
-            if t0 >= self.end {
-                return;
-            }
-            let full = (t0 + self.window).min(self.end);
-            let t1 = full.min(self.reach.min());
-            if t1 < full {
-                return;
-            }
-            if self.check(t0, t1, context) {
-                return;
-            }
-        }
-    }
-
-    /// Body `b`'s states at `t0` and `t1`, if it has a shape and both are computed. The state
-    /// at `t0` is the one kept from its last check when that ended there.
-    fn ends(&mut self, b: usize, t0: f64, t1: f64, context: &StepContext<'_>) -> Ends {
-        self.bodies[b].shape.as_ref()?;
-        let start = match self.at_checked[b] {
-            Some((time, state)) if time == t0 => state,
-            _ => self.state_at(b, t0, context)?,
-        };
-        Some((start, self.state_at(b, t1, context)?))
-    }
-
-    /// Body `b`'s state at `t` (after any jump there), if computed.
-    fn state_at(&mut self, b: usize, t: f64, context: &StepContext<'_>) -> Option<Kinematics> {
-        self.readers.of(b).state(&self.bodies[b], context, t)
-    }
-
-    /// Checks the window `[t0, t1]` for the bodies not yet checked to `t1`. Returns whether it
-    /// asked for a back-up.
-    ///
-    /// The bodies already checked past the window are boxed from what they are known to sweep
-    /// when that covers the window, and their states are read only if a pair needs them.
-    fn check(&mut self, t0: f64, t1: f64, context: &mut StepContext<'_>) -> bool {
-        let active = self.checked.below(t1);
-        let mut ends = std::mem::take(&mut self.ends);
-        let pairs = self.candidate_pairs(&active, t0, t1, context, &mut ends);
-        let mut found: Vec<(Found, usize, usize)> = Vec::new();
-        let span = self.span;
-        for &(i, j) in &pairs {
-            for b in [i, j] {
-                if ends.get(b).is_none() {
-                    ends.insert(b, self.ends(b, t0, t1, context));
-                }
-            }
-            let (Some(&Some((a0, a1))), Some(&Some((b0, b1)))) = (ends.get(i), ends.get(j)) else {
-                continue;
-            };
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let pair = Pair {
-                a,
-                b,
-                speed: ApproachBound::new(a, (&a0, &a1), b, (&b0, &b1), t1 - t0),
-                tolerance: DISTANCE_TOLERANCE * (a.reach + b.reach),
-                time_tolerance: TIME_TOLERANCE * span,
-                approach_tolerance: self.approach_tolerance(i, j),
-                known: [(t0, a0, b0), (t1, a1, b1)],
-            };
-            let from = self.checked.get(i).min(self.checked.get(j)).max(t0);
-            if self.sleeps_over(i, from, t1, context) && self.sleeps_over(j, from, t1, context) {
-                continue;
-            }
-            let cache = self.caches.entry((i, j)).or_default();
-            let readers = self.readers.two(i, j);
-            if let Some(f) = first_contact(&pair, context, (from, t1), readers, cache) {
-                found.push((f, i, j));
-            }
-        }
-        found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
-
-        for &b in &active {
-            if let (true, Some(Some((s0, s1)))) = (self.tracked(b), ends.get(b)) {
-                let swept = swept_box(self.bodies[b].reach, s0, s1, t1 - t0);
-                self.known.record(b, t0, t1, swept);
-            }
-        }
-        let applied = self.respond(&found, &pairs, span * TIME_TOLERANCE, context);
-        // Each active body's check moves to `t1`, unless a contact holds it back (or, for a
-        // body checked further already, back to the contact).
-        let mut held: HashMap<usize, f64> = HashMap::new();
-        if let Some((time, group)) = &applied {
-            for (f, i, j) in &found {
-                if f.time > *time {
-                    for b in [*i, *j] {
-                        let checked = self.checked.get(b);
-                        let at = held
-                            .entry(b)
-                            .or_insert(if checked < t1 { t1 } else { checked });
-                        *at = at.min(f.time);
-                    }
-                }
-            }
-            for &(i, j) in group {
-                held.insert(i, *time);
-                held.insert(j, *time);
-            }
-        }
-        let mut moves: Vec<(usize, f64)> = active
-            .iter()
-            .map(|&b| (b, held.remove(&b).unwrap_or(t1)))
-            .collect();
-        moves.extend(held);
-        for (b, to) in moves {
-            if !self.tracked(b) || to == self.checked.get(b) {
-                continue;
-            }
-            self.checked.set(b, to);
-            self.at_checked[b] = match ends.get(b) {
-                Some(Some((_, s1))) if to == t1 => Some((t1, *s1)),
-                _ => None,
-            };
-        }
-        ends.clear();
-        self.ends = ends;
-        applied.is_some()
-    }
-
-    /// Body `b`'s box over the window: from what it is known to sweep if it is checked past
-    /// the window already, else from its states at both ends (kept in `ends`).
-    fn window_box(
-        &mut self,
-        b: usize,
-        t0: f64,
-        t1: f64,
-        context: &StepContext<'_>,
-        ends: &mut PerBody<Ends>,
-    ) -> Aabb {
-        let nowhere = Aabb::new(Vector3::repeat(f64::NAN), Vector3::repeat(f64::NAN));
-        if self.bodies[b].shape.is_none() {
-            return nowhere;
-        }
-        if self.tracked(b) && self.checked.get(b) >= t1 {
-            if let Some(known) = self.known.over(b, t0, t1) {
-                return known;
-            }
-        }
-        if ends.get(b).is_none() {
-            ends.insert(b, self.ends(b, t0, t1, context));
-        }
-        match ends.get(b) {
-            Some(Some((s0, s1))) => swept_box(self.bodies[b].reach, s0, s1, t1 - t0),
-            _ => nowhere,
-        }
-    }
-
-    /// Pairs `(i, j)`, `i < j`, with at least one of the `active` bodies among them and
-    /// overlapping boxes over the window, that may collide.
-    ///
-    /// With few active bodies, only the bodies known to come near them are boxed, and the
-    /// fixed ones; otherwise every body is, and a sweep and prune pairs them.
-    fn candidate_pairs(
-        &mut self,
-        active: &[usize],
-        t0: f64,
-        t1: f64,
-        context: &StepContext<'_>,
-        ends: &mut PerBody<Ends>,
-    ) -> Vec<(usize, usize)> {
-        if active.len() * SPARSE_ACTIVE >= self.shaped {
-            let boxes: Vec<Aabb> = (0..self.bodies.len())
-                .map(|b| self.window_box(b, t0, t1, context, ends))
-                .collect();
-            self.broad.update(&boxes);
-            let checked = &self.checked;
-            let is_active = |b: usize| checked.get(b) < t1;
-            let (bodies, linked) = (&self.bodies, &self.linked);
-            return self
-                .broad
-                .pairs(|i, j| (is_active(i) || is_active(j)) && may_collide(bodies, linked, i, j));
-        }
-        let mut boxes: HashMap<usize, Aabb> = HashMap::new();
-        let mut pairs = Vec::new();
-        let mut near = Vec::new();
-        for &i in active {
-            let own = self.window_box(i, t0, t1, context, ends);
-            near.clear();
-            self.known.near(&own, t0, t1, &mut near);
-            near.extend(self.fixed_shaped.iter().copied());
-            near.extend(active.iter().copied().filter(|&j| j > i));
-            near.sort_unstable();
-            near.dedup();
-            for &j in &near {
-                let once = self.checked.get(j) >= t1 || i < j;
-                if i == j || !once || !may_collide(&self.bodies, &self.linked, i, j) {
-                    continue;
-                }
-                let other = match boxes.get(&j) {
-                    Some(other) => *other,
-                    None => {
-                        let other = self.window_box(j, t0, t1, context, ends);
-                        *boxes.entry(j).or_insert(other)
-                    }
-                };
-                if own.overlaps(&other) {
-                    pairs.push((i.min(j), i.max(j)));
-                }
-            }
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
-        pairs
+    /// Whether body `b` is immovable or asleep at `time`.
+    fn still(&self, b: usize, time: f64, context: &StepContext<'_>) -> bool {
+        self.bodies[b].immovable(time) || self.asleep(b, time, context)
     }
 
     /// Whether body `b` is asleep (held at rest) at `time`.
@@ -578,77 +374,6 @@ impl Detector {
             None => body.is_fixed(),
             Some(vars) => context.is_held_over(vars.at(0), from, to),
         }
-    }
-
-    /// Whether body `b`, making the resting `contact` at `time` in state `before` with a
-    /// support that does not move, may fall asleep there: it moves by its own state alone,
-    /// is awake and free, and moves (every point of it) slower than the sleep factor times the
-    /// contact's resting speed — or, when it is jammed (it already hopped at this instant, off
-    /// another contact, and is still pressed into this one), slower than a hit that would
-    /// wake a sleeper.
-    fn may_sleep(
-        &self,
-        b: usize,
-        before: &Kinematics,
-        contact: &ContactPoint,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> bool {
-        let body = &self.bodies[b];
-        let speed = before.velocity.norm() + body.reach * before.angular_velocity.norm();
-        body.self_contained
-            && !body.immovable(time)
-            && !self.asleep(b, time, context)
-            && speed
-                <= resting_speed(contact)
-                    * if contact.settled {
-                        WAKE_FACTOR
-                    } else {
-                        SLEEP_FACTOR
-                    }
-    }
-
-    /// `woken` and every sleeper resting on one of them at `time`, transitively: bodies asleep
-    /// on a body that wakes must wake with it, or they would hang in the air when it moves. A
-    /// sleeper rests on a body it touches from the side its sleep's support was on.
-    fn island(&self, woken: &[usize], time: f64, context: &StepContext<'_>) -> Vec<usize> {
-        let mut island = woken.to_vec();
-        let mut sleepers: Vec<(usize, Kinematics)> = (0..self.bodies.len())
-            .filter(|&b| self.tracked(b) && !woken.contains(&b) && self.asleep(b, time, context))
-            .filter_map(|b| Some((b, self.bodies[b].state(context, time)?)))
-            .collect();
-        let mut next = 0;
-        while next < island.len() && !sleepers.is_empty() {
-            let x = island[next];
-            next += 1;
-            let Some(sx) = self.bodies[x].state(context, time) else {
-                continue;
-            };
-            let (a, shape_a) = match &self.bodies[x].shape {
-                Some(shape) => (&self.bodies[x], shape),
-                None => continue,
-            };
-            sleepers.retain(|(s, ss)| {
-                let b = &self.bodies[*s];
-                let touch = RESTING_RISE * (a.reach + b.reach);
-                let near = (ss.position - sx.position).norm() <= a.reach + b.reach + touch;
-                let touching = near
-                    && b.shape.as_ref().is_some_and(|shape_b| {
-                        let mut cache = ShapePairCache::default();
-                        let pose_a = a.pose(&sx);
-                        let pose_b = b.pose(ss);
-                        let contact =
-                            closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, &mut cache)
-                                .contact;
-                        contact.distance <= touch && contact.normal.dot(&self.rest[*s].up) > 0.0
-                    });
-                if touching {
-                    island.push(*s);
-                }
-                !touching
-            });
-        }
-        island
     }
 
     /// The corners of the region over which bodies `i` and `j`, in `states`, touch at the
@@ -681,49 +406,6 @@ impl Detector {
         APPROACH_FRACTION * DISTANCE_TOLERANCE * reach / self.window
     }
 
-    /// How hard bodies `i` and `j` are pressed together along `normal` (from `i` to `j`) just
-    /// before `time`: the part of each body's own acceleration there that drives it into the
-    /// other, added, or 0.
-    ///
-    /// Each body counts on its own, not their relative acceleration: a brick resting on the
-    /// floor falls freely between its resting hops, so its tracks show gravity, and a brick on
-    /// top of it is nonetheless pressed onto it by its own weight and must rest there rather
-    /// than bounce ever lower. (Two bodies falling together in the air count as pressed too;
-    /// their slow contacts hop apart, which costs at most the energy the resting rule allows.)
-    fn pressing(
-        &self,
-        i: usize,
-        j: usize,
-        normal: &Vector3<f64>,
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> f64 {
-        // Over two spans back to back, the smaller: a jump of velocity made by an impulse an
-        // instant earlier falls into one of them at most, and read as an acceleration it
-        // would press the pair with millions of g and make its resting hop a flight.
-        let span = self.window * PRESSING_FRACTION;
-        let mid = (time - span).max(self.start);
-        let before = (time - 2.0 * span).max(self.start);
-        if before >= mid {
-            return 0.0;
-        }
-        let acceleration = |b: usize, from: f64, to: f64| -> Option<Vector3<f64>> {
-            let body = &self.bodies[b];
-            if body.model.vars.is_none() {
-                return Some(Vector3::zeros());
-            }
-            let late = body.state_before(context, to)?;
-            let early = body.state(context, from)?;
-            Some((late.velocity - early.velocity) / (to - from))
-        };
-        let over = |from: f64, to: f64| match (acceleration(i, from, to), acceleration(j, from, to))
-        {
-            (Some(a), Some(b)) => a.dot(normal).max(0.0) + (-b.dot(normal)).max(0.0),
-            _ => 0.0,
-        };
-        over(before, mid).min(over(mid, time))
-    }
-
     fn warn_immovable(&mut self, i: usize, j: usize, time: f64) {
         if self.warned.insert((i, j)) {
             self.warnings.push(format!(
@@ -733,152 +415,4 @@ impl Detector {
             ));
         }
     }
-
-    fn truncated(
-        &mut self,
-        partition: &Partition,
-        component: ComponentId,
-        time: f64,
-        also: &mut Vec<(ComponentId, f64)>,
-    ) {
-        self.readers.forget(partition.members(component), time);
-        for b in self.bodies_of(partition.members(component)) {
-            if self.tracked(b) {
-                self.known.truncate(b, time);
-                self.reach.set(b, self.reach.get(b).min(time));
-                if self.checked.get(b) > time {
-                    self.checked.set(b, time);
-                }
-                // A state cached at the truncation time predates the jumps applied there.
-                if self.checked.get(b) >= time {
-                    self.at_checked[b] = None;
-                }
-            }
-            let reset = time <= self.start;
-            self.ledger.truncate(b, time, reset);
-            let mut partners = Vec::new();
-            // Only collisions from `time` on can be undone; the records are in time order.
-            let from = self.records.partition_point(|r| r.time < time);
-            let mut later = self.records.split_off(from);
-            later.retain(|r| {
-                let involved = r.bodies.0 == b || r.bodies.1 == b;
-                let undone = r.time > time || (reset && r.time >= time);
-                if involved && undone {
-                    let other = if r.bodies.0 == b {
-                        r.bodies.1
-                    } else {
-                        r.bodies.0
-                    };
-                    partners.push((other, r.time));
-                    return false;
-                }
-                true
-            });
-            self.records.append(&mut later);
-            for (other, when) in partners {
-                also.extend(
-                    self.components_of(other, partition)
-                        .into_iter()
-                        .map(|c| (c, when)),
-                );
-            }
-        }
-    }
-
-    fn inherit(
-        &mut self,
-        old: &Detector,
-        old_model: &Model,
-        changed: &HashSet<usize>,
-    ) -> Vec<(usize, f64)> {
-        let index: HashMap<&str, usize> = self
-            .bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.model.name.as_str(), i))
-            .collect();
-        let map: Vec<Option<usize>> = old_model
-            .bodies()
-            .iter()
-            .map(|b| index.get(b.name.as_str()).copied())
-            .collect();
-        for (o, &new) in map.iter().enumerate() {
-            let Some(b) = new else { continue };
-            if changed.contains(&b) || !self.tracked(b) || !old.tracked(o) {
-                continue;
-            }
-            self.checked.set(b, old.checked.get(o));
-            self.reach.set(b, old.reach.get(o));
-            self.rest[b] = old.rest[o];
-            self.known.copy_body(b, &old.known, o);
-        }
-        let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
-        self.ledger = old.ledger.inherit(&map, fixed_changed);
-        let mut back_ups = Vec::new();
-        for r in &old.records {
-            match (map[r.bodies.0], map[r.bodies.1]) {
-                (Some(a), Some(b)) if !fixed_changed(a) && !fixed_changed(b) => {
-                    self.records.push(Collision {
-                        bodies: (a, b),
-                        ..*r
-                    });
-                }
-                // A fixed body moved or went away: what bounced off it must move on.
-                (a, b) => back_ups.extend(
-                    [a, b]
-                        .into_iter()
-                        .flatten()
-                        .filter(|&x| self.tracked(x))
-                        .map(|x| (x, r.time)),
-                ),
-            }
-        }
-        // Where a changed fixed body stands now, the motion checked so far may pass through it:
-        // check it again from the first time it came near.
-        for f in (0..self.bodies.len()).filter(|&f| fixed_changed(f)) {
-            let body = &self.bodies[f];
-            if body.shape.is_none() {
-                continue;
-            }
-            let reach = Vector3::repeat(body.reach);
-            let at = body.model.initial.position;
-            let bounds = Aabb::new(at - reach, at + reach);
-            for b in (0..self.bodies.len()).filter(|&b| self.tracked(b)) {
-                if let Some(time) = self.known.first_overlap(b, &bounds) {
-                    back_ups.push((b, time));
-                }
-            }
-        }
-        back_ups
-    }
-}
-
-/// Whether bodies `i` and `j` can collide at all: both have shapes, one moves, and they are not
-/// directly linked parts of one articulated body (`linked`).
-fn may_collide(
-    bodies: &[CollisionBody],
-    linked: &HashSet<(usize, usize)>,
-    i: usize,
-    j: usize,
-) -> bool {
-    let (a, b) = (&bodies[i], &bodies[j]);
-    a.shape.is_some()
-        && b.shape.is_some()
-        && !(a.is_fixed() && b.is_fixed())
-        && !linked.contains(&(i.min(j), i.max(j)))
-}
-
-/// A body's states at both ends of a check window.
-type Ends = Option<(Kinematics, Kinematics)>;
-
-/// A box holding body's shape over an interval: its bounding sphere about the centre of mass
-/// at both ends, grown by how far the interpolated path can bow out between them under a
-/// steady change of velocity (`|Δv| h / 8`).
-fn swept_box(reach: f64, s0: &Kinematics, s1: &Kinematics, duration: f64) -> Aabb {
-    let sphere =
-        |p: &Vector3<f64>| Aabb::new(p - Vector3::repeat(reach), p + Vector3::repeat(reach));
-    let bow = (s1.velocity - s0.velocity).norm() * duration / 8.0;
-    sphere(&s0.position)
-        .union(&sphere(&s1.position))
-        .expanded(bow + 1e-9 * reach)
 }

@@ -233,7 +233,11 @@ pub(crate) fn first_contact(
     let stride = (to - t) / CONTACT_SUBSTEPS;
     let mut lo = t;
     while lo < to {
-        let next = if to - lo > stride && lo + stride > lo { lo + stride } else { to };
+        let next = if to - lo > stride && lo + stride > lo {
+            lo + stride
+        } else {
+            to
+        };
         let found = look(next, cache)?;
         if hits(&found) {
             return Some(if found.contact.contact.distance < -pair.tolerance {

@@ -16,27 +16,21 @@
 //! and for `e = 1` so is kinetic energy, rotation included, because the impulse acts along the
 //! normal only (no friction).
 //!
-//! # Restitution of a pair
+//! # Restitution and friction of a pair
 //!
 //! Each body has a coefficient `restitution` from 0 to 1; a pair uses their product, so an
 //! elastic body (the default, 1) lets the other body's coefficient decide, and a pair is
-//! elastic only when both bodies are.
+//! elastic only when both bodies are. Each body has a `friction` coefficient; a pair uses the
+//! geometric mean, so a frictionless body slides on anything. An impact's impulse across the
+//! normal stops the contact point sliding, within the friction coefficient times the normal
+//! impulse (Coulomb): a spinning ball dropped on the floor leaves it rolling. A frictionless
+//! impact conserves kinetic energy for `e = 1`, rotation included; friction only takes energy.
 //!
-//! # Resting contact
+//! # Resting contacts
 //!
-//! A ball bouncing with `e < 1` would bounce ever lower, ever faster, without end; an elastic
-//! ball pressed against a wall by a damped link does the same as the link takes its energy.
-//! The rule that stops it: when the pair is pressed together by an acceleration `a` along the
-//! normal (gravity, a link) and approaches slower than the *resting speed*
-//! `w = min(a h, √(2 a δ))`, the bounce is replaced by a hop that separates at `w / 2`. Here
-//! `h` is the resting interval (a quarter of the scene's output step) and `δ` the resting rise
-//! (a thousandth of the sum of the pair's reaches). Under that same
-//! acceleration the pair meets again after `w / a ≤ h` at the same speed, so a resting body
-//! makes one small contact per `w / a` and rises at most `w² / 8a ≤ δ / 4` instead of making an
-//! endless sequence. The rule applies to elastic pairs too: it changes their kinetic energy by
-//! at most `m a δ` per contact (the work of the pressing force over the rise), where an endless
-//! sequence of ever smaller bounces would stall the simulation; a pair approaching faster than
-//! `w` bounces elastically as always.
+//! A contact that is resting (see `instant`) is stopped, not bounced: the impulses make no
+//! corner of its touching region approach (plastic), with friction, so that a body landing
+//! flat on another is not pivoted about the one closest point.
 
 use super::bodies::{CollisionBody, Kinematics};
 
@@ -52,23 +46,17 @@ pub(crate) struct Side<'a> {
     pub immovable: bool,
 }
 
-/// The geometry and the pressing acceleration of one contact.
+/// The geometry and the kind of one contact.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactPoint {
     pub point: Vector3<f64>,
     /// Unit, from A to B.
     pub normal: Vector3<f64>,
-    /// How hard the pair is pressed together along the normal (≥ 0), for the resting rule.
-    pub pressing: f64,
-    /// The resting interval `h`.
-    pub resting_interval: f64,
-    /// The resting rise `δ`.
-    pub resting_rise: f64,
-    /// One of the bodies already hopped at this instant: a resting contact stops the pair
-    /// rather than separating it again (a body pressed between two others would otherwise
-    /// hop from one to the other without end).
-    pub settled: bool,
-    /// The friction coefficient of a resting contact (collisions are frictionless).
+    /// A resting contact: stopped over its region, not bounced (see the module documentation).
+    pub resting: bool,
+    /// The speed below which the pair, pressed together, counts as resting.
+    pub rest_speed: f64,
+    /// The pair's friction coefficient.
     pub friction: f64,
     /// Approaching slower than this counts as not approaching: see
     /// [`Pair::approach_tolerance`](super::narrow::Pair).
@@ -92,14 +80,6 @@ pub(crate) struct Impulse {
     pub impulse: f64,
     pub a: Kinematics,
     pub b: Kinematics,
-    /// The resting rule replaced the bounce.
-    pub resting: bool,
-}
-
-/// The resting speed `w` of a contact (see the module documentation).
-pub(crate) fn resting_speed(contact: &ContactPoint) -> f64 {
-    let pressing = contact.pressing;
-    (pressing * contact.resting_interval).min((2.0 * pressing * contact.resting_rise).sqrt())
 }
 
 /// The normal approach velocity at the contact point (negative while approaching).
@@ -108,18 +88,22 @@ pub(crate) fn approach(a: &Kinematics, b: &Kinematics, contact: &ContactPoint) -
 }
 
 /// The approach velocity along `n` at `point` (negative while approaching).
-fn approach_at(a: &Kinematics, b: &Kinematics, point: &Vector3<f64>, n: &Vector3<f64>) -> f64 {
+pub(crate) fn approach_at(
+    a: &Kinematics,
+    b: &Kinematics,
+    point: &Vector3<f64>,
+    n: &Vector3<f64>,
+) -> f64 {
     (b.point_velocity(point) - a.point_velocity(point)).dot(n)
 }
 
 /// The impact of `a` and `b` at `contact`, whose touching region (see
 /// [`contact_region`](crate::geom::contact_region)) has the corners `region`.
 ///
-/// A resting contact, or any contact of a body jammed at this instant (it already hopped
-/// here), is handled over its region: it counts as approaching when any corner approaches, and
-/// is pressed apart at every corner, so that a body lying flat on another does not pivot about
-/// the one closest point and press in with the rest of the face. A collision is a push at the
-/// closest point, as the dissertation has it.
+/// A resting contact is handled over its region: it counts as approaching when any corner
+/// approaches, and is stopped at every corner, so that a body lying flat on another does not
+/// pivot about the one closest point and press in with the rest of the face. An impact is a
+/// push at the closest point, as the dissertation has it, with friction.
 pub(crate) fn impact(
     a: &Side<'_>,
     b: &Side<'_>,
@@ -128,17 +112,15 @@ pub(crate) fn impact(
 ) -> Impact {
     let n = contact.normal;
     let at_point = approach(&a.state, &b.state, contact);
-    let least = region
-        .iter()
-        .map(|p| approach_at(&a.state, &b.state, p, &n))
-        .fold(at_point, f64::min);
-    if least >= -contact.approach_tolerance {
-        return Impact::Separating;
-    }
-    let rest_speed = resting_speed(contact);
-    let resting = contact.pressing > 0.0 && -least < rest_speed;
-    let over_region = (resting || contact.settled) && region.len() > 1;
-    let u = if over_region { least } else { at_point };
+    let over_region = contact.resting && region.len() > 1;
+    let u = if over_region {
+        region
+            .iter()
+            .map(|p| approach_at(&a.state, &b.state, p, &n))
+            .fold(at_point, f64::min)
+    } else {
+        at_point
+    };
     if u >= -contact.approach_tolerance {
         return Impact::Separating;
     }
@@ -147,12 +129,7 @@ pub(crate) fn impact(
         return Impact::Immovable;
     }
     let e = a.body.restitution * b.body.restitution;
-    let separating = match (resting, contact.settled) {
-        (true, true) => 0.0,
-        (true, false) => rest_speed / 2.0,
-        (false, _) => -e * u,
-    };
-    let friction = if resting { contact.friction } else { 0.0 };
+    let separating = if contact.resting { 0.0 } else { -e * u };
     let corners = if over_region {
         region
     } else {
@@ -164,14 +141,13 @@ pub(crate) fn impact(
         &n,
         corners,
         separating,
-        friction,
+        contact.friction,
         contact.approach_tolerance,
     );
     Impact::Impulse(Box::new(Impulse {
         impulse,
         a: sa,
         b: sb,
-        resting,
     }))
 }
 

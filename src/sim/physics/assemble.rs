@@ -193,6 +193,14 @@ impl<'s> Assembly<'s> {
         }
     }
 
+    /// Adds `force` and `torque` on moving body `body` to its load without a work element:
+    /// for loads whose values change over the motion, whose work their setter records.
+    pub fn load_without_work(&mut self, body: usize, force: Vec3, torque: Vec3) {
+        let load = &mut self.loads[body];
+        load.forces.push(force);
+        load.torques.push(torque);
+    }
+
     pub fn body_index(&self, name: &str) -> Option<usize> {
         self.world.body_index.get(name).copied()
     }

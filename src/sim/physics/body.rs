@@ -262,6 +262,23 @@ impl BodyModel {
         (state, momentum)
     }
 
+    /// The state variables of the body at `position` and `rotation` with `velocity` and
+    /// angular momentum `momentum`: the inverse of [`BodyModel::state_of`].
+    pub(crate) fn values_of(
+        position: &Vector3<f64>,
+        rotation: &UnitQuaternion<f64>,
+        velocity: &Vector3<f64>,
+        momentum: &Vector3<f64>,
+    ) -> [f64; BODY_VARIABLES] {
+        let mut v = [0.0; BODY_VARIABLES];
+        v[slot::POSITION..slot::POSITION + 3].copy_from_slice(position.as_slice());
+        let q = rotation.quaternion();
+        v[slot::ROTATION..slot::ROTATION + 4].copy_from_slice(&[q.w, q.i, q.j, q.k]);
+        v[slot::VELOCITY..slot::VELOCITY + 3].copy_from_slice(velocity.as_slice());
+        v[slot::MOMENTUM..slot::MOMENTUM + 3].copy_from_slice(momentum.as_slice());
+        v
+    }
+
     /// The inertia is a multiple of the identity (a sphere, a cube): then `ω = L / I` in any
     /// orientation.
     pub(crate) fn isotropic_inertia(&self) -> Option<f64> {

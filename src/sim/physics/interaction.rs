@@ -21,6 +21,12 @@
 //! chosen as pullable: they make a body's position, orientation and velocities depend on each
 //! other, so its variables form one component instead of several small ones.
 //!
+//! Every moving body of every model also has six *contact inputs*: the force at its centre of
+//! mass and the torque about it (world axes) with which the bodies it rests on hold it, set
+//! by collision handling at each contact tick (see `collide::contact`). They are loads without
+//! a work element: their values change over the motion, and the collider records their work
+//! tick by tick itself.
+//!
 //! Inputs are piecewise constant: whoever changes them between steps should restart the
 //! components of that body (the change is a discontinuity), as live stepping does with a
 //! back-up at the current time.
@@ -32,8 +38,10 @@ use nalgebra::Vector3;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Number of external inputs of each moving body.
+/// Number of external inputs of each moving body of an interactive model.
 pub const INPUTS_PER_BODY: usize = 11;
+/// Number of contact inputs of each moving body: force, then torque.
+pub const CONTACT_INPUTS: usize = 6;
 
 mod offset {
     pub const PUSH: usize = 0;
@@ -99,11 +107,15 @@ pub struct InteractionInputs {
     /// Per body (scene order): its first input and whether it is pullable; `None` for fixed
     /// bodies and in models that are not interactive.
     blocks: Arc<[Option<(usize, bool)>]>,
+    /// Per body: its first contact input; `None` for fixed bodies.
+    contact: Arc<[Option<usize>]>,
+    /// The first contact input: every input from it on is one.
+    first_contact: usize,
 }
 
 impl InteractionInputs {
     /// Inputs for `bodies` bodies of which `moving(b)` ones move and `pullable` can be pulled;
-    /// with `pullable` `None`, no inputs at all (a plain model).
+    /// with `pullable` `None`, no interaction inputs (a plain model), only contact inputs.
     pub(crate) fn new(
         bodies: usize,
         moving: impl Fn(usize) -> bool,
@@ -121,10 +133,42 @@ impl InteractionInputs {
                 Some((first, pullable.includes(b)))
             })
             .collect();
+        let first_contact = next;
+        let contact: Arc<[Option<usize>]> = (0..bodies)
+            .map(|b| {
+                moving(b).then(|| {
+                    next += CONTACT_INPUTS;
+                    next - CONTACT_INPUTS
+                })
+            })
+            .collect();
         InteractionInputs {
             values: (0..next).map(|_| AtomicU64::new(0)).collect(),
             blocks,
+            contact,
+            first_contact,
         }
+    }
+
+    /// These inputs if `other`, the inputs of a model of an earlier version of the scene, have
+    /// the same layout, else `other` itself: a model recompiled after an edit then shares
+    /// its inputs with the components it keeps, whose compiled equations read `other`.
+    pub(crate) fn or_same_as(self, other: &InteractionInputs) -> InteractionInputs {
+        if self.blocks == other.blocks && self.contact == other.contact {
+            other.clone()
+        } else {
+            self
+        }
+    }
+
+    /// Whether these inputs are `other`'s (the same values, not a copy).
+    pub(crate) fn shared_with(&self, other: &InteractionInputs) -> bool {
+        Arc::ptr_eq(&self.values, &other.values)
+    }
+
+    /// Whether input `k` is a contact input (set by collision handling, not from outside).
+    pub(crate) fn is_contact(&self, k: usize) -> bool {
+        k >= self.first_contact
     }
 
     /// Number of inputs over all bodies.
@@ -134,6 +178,27 @@ impl InteractionInputs {
 
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
+    }
+
+    /// Sets the force and the torque with which body `body`'s contacts hold it; false,
+    /// changing nothing, for a fixed body.
+    pub(crate) fn set_contact(
+        &self,
+        body: usize,
+        force: Vector3<f64>,
+        torque: Vector3<f64>,
+    ) -> bool {
+        let Some(&Some(first)) = self.contact.get(body) else {
+            return false;
+        };
+        self.store(first, force.as_slice());
+        self.store(first + 3, torque.as_slice());
+        true
+    }
+
+    /// Body `body`'s first contact input.
+    pub(crate) fn contact_block(&self, body: usize) -> Option<usize> {
+        self.contact.get(body).copied().flatten()
     }
 
     /// Whether body `body` can be pushed (it moves, and the model is interactive).
@@ -219,5 +284,14 @@ impl Assembly<'_> {
             return;
         };
         self.load(body, force, Some(torque), (ElementKind::Pull, None, false));
+    }
+
+    /// Adds the contact force and torque on body `body` whose contact inputs start at `first`.
+    pub fn add_contact(&mut self, body: usize, first: usize) {
+        let symbols = &self.world.symbols;
+        let pool = &mut self.pool;
+        let [force, torque] =
+            [0, 3].map(|at| Vec3::symbols(pool, [0, 1, 2].map(|k| symbols.input(first + at + k))));
+        self.load_without_work(body, force, torque);
     }
 }

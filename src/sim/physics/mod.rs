@@ -77,4 +77,5 @@ pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;
 pub use trajectory::Constraint;
+pub(crate) use work::FreeLoads;
 pub use work::{ElementKind as WorkKind, Work};

@@ -9,7 +9,7 @@ use super::links::Spring;
 use super::motion::SceneMotion;
 use super::symbols::Meaning;
 use super::trajectory::{constrain, Constraint, Curves};
-use super::work::{Work, WorkElement};
+use super::work::{FreeLoads, Work, WorkElement};
 use crate::geom::MassProperties;
 use crate::scene::model::{ConstrainedVar, Scene, Simulator};
 use crate::scene::{ChangeKind, ElementKind, SceneDiff};
@@ -46,8 +46,8 @@ pub struct Model {
     /// The bodies that can be pulled, for an interactive model.
     pullable: Option<Pullable>,
     simulator: Simulator,
-    /// Per state variable, whether its equation reads nothing but state variables: no time,
-    /// no external input, no trajectory.
+    /// Per state variable, whether its equation reads nothing but state variables and contact
+    /// inputs: no time, no input from outside, no trajectory.
     state_only: Vec<bool>,
     /// The elements that do work on the bodies, for the energy ledger.
     works: Arc<[WorkElement]>,
@@ -58,14 +58,14 @@ impl Model {
     /// forces, torques and links as symbolic expressions, trajectory constraints.
     /// Each component's equations are compiled later, when a simulation is created.
     pub fn compile(scene: &Scene) -> Result<Model, PhysicsError> {
-        Model::build(scene, None)
+        Model::build(scene, None, None)
     }
 
     /// [`Model::compile`], with external inputs through which every moving body can be pushed
     /// and the `pullable` ones pulled while the simulation runs ([`Model::inputs`], see
     /// [`interaction`](super::interaction)). While no input is set the motion is the scene's.
     pub fn compile_interactive(scene: &Scene, pullable: &Pullable) -> Result<Model, PhysicsError> {
-        Model::build(scene, Some(pullable))
+        Model::build(scene, Some(pullable), None)
     }
 
     /// The model of `scene`, an edit that `changes` describes of the scene this model was
@@ -75,7 +75,7 @@ impl Model {
     /// Any other edit compiles `scene` as this model was compiled (interactive or not).
     pub fn update(&self, scene: &Scene, changes: &SceneDiff) -> Result<Model, PhysicsError> {
         if !self.equations_unchanged(scene, changes) {
-            return Model::build(scene, self.pullable.as_ref());
+            return Model::build(scene, self.pullable.as_ref(), Some(&self.inputs));
         }
         let mut bodies = self.bodies.to_vec();
         let mut system = self.system.clone();
@@ -142,11 +142,21 @@ impl Model {
             && same_links
     }
 
-    fn build(scene: &Scene, pullable: Option<&Pullable>) -> Result<Model, PhysicsError> {
+    /// Compiles `scene`; with the `earlier` inputs of a model of an earlier version of it,
+    /// shares them when they are laid out alike (see [`InteractionInputs::or_same_as`]).
+    fn build(
+        scene: &Scene,
+        pullable: Option<&Pullable>,
+        earlier: Option<&InteractionInputs>,
+    ) -> Result<Model, PhysicsError> {
         check_simulator(scene)?;
         let bodies = body_models(scene)?;
         let variables = bodies.iter().filter(|b| !b.is_fixed()).count() * BODY_VARIABLES;
         let inputs = InteractionInputs::new(bodies.len(), |b| !bodies[b].is_fixed(), pullable);
+        let inputs = match earlier {
+            Some(earlier) => inputs.or_same_as(earlier),
+            None => inputs,
+        };
         let mut assembly = Assembly::new(scene, bodies, variables, inputs.len())?;
         for force in &scene.forces {
             assembly.add_force(force)?;
@@ -157,6 +167,9 @@ impl Model {
         for body in 0..scene.bodies.len() {
             if let Some((first, pull)) = inputs.block(body) {
                 assembly.add_interaction(body, first, pull);
+            }
+            if let Some(first) = inputs.contact_block(body) {
+                assembly.add_contact(body, first);
             }
         }
         let rhs = assembly.equations(variables);
@@ -185,7 +198,13 @@ impl Model {
             let mut trajectories = Vec::new();
             for &symbol in pool.symbols(node) {
                 let meaning = symbols.meaning(symbol);
-                state_only[i] &= matches!(meaning, Meaning::State(_));
+                // A body's contact inputs are the collider's own: they leave it moving by
+                // its state alone (it may sleep), unlike a pull from outside.
+                state_only[i] &= match meaning {
+                    Meaning::State(_) => true,
+                    Meaning::Input(k) => inputs.is_contact(k),
+                    Meaning::Time | Meaning::Channel(_) => false,
+                };
                 match meaning {
                     Meaning::Time | Meaning::Input(_) => {}
                     Meaning::State(v) => reads.push(v),
@@ -231,6 +250,11 @@ impl Model {
             .iter()
             .map(|element| element.work(&evaluation, &tracks, until))
             .collect()
+    }
+
+    /// Every element's load on each moving body, compiled for evaluation at any state.
+    pub(crate) fn free_loads(&self) -> FreeLoads {
+        FreeLoads::compile(&self.works, &self.factory.evaluation(&self.bodies))
     }
 
     /// The bodies, in scene order.

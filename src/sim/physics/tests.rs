@@ -153,12 +153,12 @@ trajectory spin points {{0 0 0 1} {1 0.5 0.2 1} {2 0.5 0 1.5}} body a var drot",
 
 #[test]
 fn jacobian_matches_finite_differences_while_pulled_and_pushed() {
-    use super::interaction::INPUTS_PER_BODY;
+    use super::interaction::{CONTACT_INPUTS, INPUTS_PER_BODY};
     use super::{Pull, Pullable};
     let scene = evaluate(LINKED).unwrap();
     let model = Model::compile_interactive(&scene, &Pullable::All).unwrap();
     let inputs = model.inputs();
-    assert_eq!(inputs.len(), 2 * INPUTS_PER_BODY);
+    assert_eq!(inputs.len(), 2 * (INPUTS_PER_BODY + CONTACT_INPUTS));
     assert!(inputs.set_push(1, Vector3::new(1.0, -2.0, 0.5)));
     let pull = Pull::critically_damped(
         model.bodies()[0].mass,

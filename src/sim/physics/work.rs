@@ -93,7 +93,7 @@ impl WorkElement {
             .iter()
             .map(|p| eval.bodies[p.body].name.clone())
             .collect();
-        let work = match Loads::compile(self, eval) {
+        let work = match Loads::compile(&self.parts, eval) {
             Some(mut loads) => loads.work(self, eval, tracks, until),
             None => 0.0,
         };
@@ -106,15 +106,17 @@ impl WorkElement {
     }
 }
 
-/// An element's loads compiled into one tape: its arguments are time, the state variables of
-/// the bodies it reads (thirteen each: its parts' bodies first, in part order, then any other
-/// body its expressions read), then the channels and external inputs it reads; its outputs are
-/// each part's force and torque.
+/// Loads compiled into one tape: its arguments are time, the state variables of the bodies
+/// they read (thirteen each: the parts' bodies first, in part order, then any other body the
+/// expressions read, each once), then the channels and external inputs they read; its outputs
+/// are each part's force and torque.
 struct Loads {
     tape: Tape,
     workspace: Workspace,
     /// The bodies whose states are arguments.
     reads: Vec<usize>,
+    /// Per part: the index in `reads` of its body.
+    part_reads: Vec<usize>,
     arguments: Vec<f64>,
     outputs: Vec<f64>,
     channels: Vec<Channel>,
@@ -123,9 +125,8 @@ struct Loads {
 }
 
 impl Loads {
-    fn compile(element: &WorkElement, eval: &Evaluation<'_>) -> Option<Loads> {
-        let roots: Vec<Node> = element
-            .parts
+    fn compile(parts: &[Load], eval: &Evaluation<'_>) -> Option<Loads> {
+        let roots: Vec<Node> = parts
             .iter()
             .flat_map(|p| p.force.to_array().into_iter().chain(p.torque.to_array()))
             .collect();
@@ -134,7 +135,19 @@ impl Loads {
         }
         let mut pool = Pool::new();
         let outputs = pool.import(eval.pool, &roots);
-        let mut reads: Vec<usize> = element.parts.iter().map(|p| p.body).collect();
+        let mut reads: Vec<usize> = Vec::new();
+        let mut part_reads = Vec::with_capacity(parts.len());
+        for part in parts {
+            part_reads.push(
+                reads
+                    .iter()
+                    .position(|&b| b == part.body)
+                    .unwrap_or_else(|| {
+                        reads.push(part.body);
+                        reads.len() - 1
+                    }),
+            );
+        }
         for &node in &outputs {
             for &symbol in pool.symbols(node) {
                 if let Meaning::State(var) = eval.symbols.meaning(symbol) {
@@ -199,6 +212,7 @@ impl Loads {
             outputs: vec![0.0; tape.outputs()],
             tape,
             reads,
+            part_reads,
             channels,
             external,
         })
@@ -206,20 +220,26 @@ impl Loads {
 
     /// The element's force and torque on each part at `t`, from the raw states of the bodies
     /// it reads.
-    fn evaluate(&mut self, t: f64, states: &[[f64; BODY_VARIABLES]], eval: &Evaluation<'_>) {
+    fn evaluate(
+        &mut self,
+        t: f64,
+        states: &[[f64; BODY_VARIABLES]],
+        curves: &Curves,
+        inputs: &InteractionInputs,
+    ) {
         self.arguments[0] = t;
         for (k, values) in states.iter().enumerate() {
             let at = 1 + k * BODY_VARIABLES;
             self.arguments[at..at + BODY_VARIABLES].copy_from_slice(values);
         }
         let first_channel = 1 + states.len() * BODY_VARIABLES;
-        eval.curves.channel_values(
+        curves.channel_values(
             &self.channels,
             t,
             &mut self.arguments[first_channel..first_channel + self.channels.len()],
         );
         for &(slot, k) in &self.external {
-            self.arguments[slot] = eval.inputs.get(k);
+            self.arguments[slot] = inputs.get(k);
         }
         if self
             .tape
@@ -252,7 +272,7 @@ impl Loads {
             if !read {
                 break;
             }
-            self.evaluate(time, &states, eval);
+            self.evaluate(time, &states, eval.curves, eval.inputs);
             if let Some((t0, loads0, states0)) = &previous {
                 let dt = time - t0;
                 if dt > 0.0 {
@@ -260,8 +280,9 @@ impl Loads {
                         let body = &eval.bodies[element.parts[k].body];
                         let (force0, torque0) = load(loads0, k);
                         let (force1, torque1) = load(&self.outputs, k);
-                        let (x0, w0) = position_and_spin(body, &states0[k]);
-                        let (x1, w1) = position_and_spin(body, &states[k]);
+                        let read = self.part_reads[k];
+                        let (x0, w0) = position_and_spin(body, &states0[read]);
+                        let (x1, w1) = position_and_spin(body, &states[read]);
                         total += (force0 + force1).dot(&(x1 - x0)) / 2.0
                             + (torque0 + torque1).dot(&(w0 + w1)) / 4.0 * dt;
                     }
@@ -270,6 +291,82 @@ impl Loads {
             previous = Some((time, self.outputs.clone(), states.clone()));
         }
         total
+    }
+}
+
+/// Every element's load on each moving body, summed: what acts on the body besides its
+/// contacts, at any state. The contact solver balances it, so it must be exact at the
+/// instant of the solve, not an estimate from the motion before (a spring pressing a ball
+/// into a wall changes as the ball moves, and an impact just before a tick hides it).
+pub(crate) struct FreeLoads {
+    /// By body: the tape of every element part acting on it; `None` for a body nothing acts
+    /// on and for fixed bodies.
+    by_body: Vec<Option<Loads>>,
+    /// By body: the other bodies whose loads read its state.
+    read_by: Vec<Vec<usize>>,
+    curves: Curves,
+    inputs: InteractionInputs,
+}
+
+impl FreeLoads {
+    pub(crate) fn compile(works: &[WorkElement], eval: &Evaluation<'_>) -> FreeLoads {
+        let mut parts: Vec<Vec<Load>> = vec![Vec::new(); eval.bodies.len()];
+        for part in works.iter().flat_map(|w| w.parts.iter().copied()) {
+            if let Some(list) = parts.get_mut(part.body) {
+                list.push(part);
+            }
+        }
+        let by_body: Vec<Option<Loads>> = parts
+            .iter()
+            .map(|parts| Loads::compile(parts, eval))
+            .collect();
+        let mut read_by = vec![Vec::new(); eval.bodies.len()];
+        for (b, loads) in by_body.iter().enumerate() {
+            for &r in loads.iter().flat_map(|l| &l.reads) {
+                if r != b && !read_by[r].contains(&b) {
+                    read_by[r].push(b);
+                }
+            }
+        }
+        FreeLoads {
+            by_body,
+            read_by,
+            curves: eval.curves.clone(),
+            inputs: eval.inputs.clone(),
+        }
+    }
+
+    /// The other bodies whose loads read body `body`'s state.
+    pub(crate) fn read_by(&self, body: usize) -> &[usize] {
+        self.read_by.get(body).map_or(&[], Vec::as_slice)
+    }
+
+    /// The bodies whose states body `body`'s load reads, itself first (empty when nothing
+    /// acts on it).
+    pub(crate) fn reads(&self, body: usize) -> &[usize] {
+        self.by_body
+            .get(body)
+            .and_then(Option::as_ref)
+            .map_or(&[], |loads| &loads.reads)
+    }
+
+    /// The force on body `body` at its centre of mass and the torque about it at time `t`,
+    /// the bodies of [`FreeLoads::reads`] having the state variables `states`.
+    pub(crate) fn load(
+        &mut self,
+        body: usize,
+        t: f64,
+        states: &[[f64; BODY_VARIABLES]],
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let Some(Some(loads)) = self.by_body.get_mut(body) else {
+            return (Vector3::zeros(), Vector3::zeros());
+        };
+        loads.evaluate(t, states, &self.curves, &self.inputs);
+        (0..loads.part_reads.len())
+            .map(|k| load(&loads.outputs, k))
+            .fold((Vector3::zeros(), Vector3::zeros()), |(f, m), (df, dm)| {
+                (f + df, m + dm)
+            })
     }
 }
 

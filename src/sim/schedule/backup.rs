@@ -11,8 +11,9 @@ impl Simulation {
     /// Backs `request.components` (and the components of the jumped, held and released
     /// variables) up to `request.time`, transitively backing up every component that depends
     /// on them and every component the observer names; applies the jumps, then the holds and
-    /// releases, at that time; and restarts all of them there with the conservative step. Queue entries whose inputs are no longer computed far
-    /// enough are dropped. Components not reached by any of this keep all their data.
+    /// releases, at that time; and restarts all of them there with the step they were taking (a jump or a new
+    /// contact load changes what the next step starts from, not how smooth the motion is).
+    /// Queue entries whose inputs are no longer computed far enough are dropped. Components not reached by any of this keep all their data.
     ///
     /// Returns the truncations made. Fails, changing nothing, if the request names an unknown
     /// component or variable, a time outside the simulated span, a non-finite jump, or a jump
@@ -145,6 +146,7 @@ impl Simulation {
         let mut done: HashMap<ComponentId, f64> = HashMap::new();
         let mut truncations = Vec::new();
         let mut also = Vec::new();
+        let mut gates = Vec::new();
         while let Some((c, time)) = work.pop() {
             let from = self.reached[c.index()];
             if from < time || done.get(&c).is_some_and(|&t| t <= time) {
@@ -162,9 +164,13 @@ impl Simulation {
             }
             let to = {
                 let mut track = self.tracks.write(c);
-                track.truncate(time);
                 let integrator = &mut component.integrator;
-                integrator.restart(track.end_time(), track.last_point(), control);
+                // A component restarts with the step it meant to take next (error control
+                // shrinks it if the motion after a jump needs that); one reset to the start
+                // begins afresh with the initial step, as a new simulation would.
+                let step = (!reset).then(|| integrator.intended_step());
+                track.truncate(time);
+                integrator.restart_after_jump(track.end_time(), track.last_point(), step, control);
                 track.end_time()
             };
             self.reached[c.index()] = to;
@@ -175,7 +181,7 @@ impl Simulation {
                 to,
             });
             if let Some(observer) = self.observer.as_mut() {
-                observer.truncated(&self.partition, c, time, &mut also);
+                observer.truncated(&self.partition, c, time, &mut also, &mut gates);
                 let known = self.partition.len();
                 let start = self.system.start();
                 work.extend(
@@ -185,6 +191,11 @@ impl Simulation {
                 );
             }
             work.extend(self.partition.dependents(c).iter().map(|&d| (d, time)));
+        }
+        for (c, time) in gates {
+            if let Some(component) = self.components.get_mut(c.index()) {
+                component.set_gate(time);
+            }
         }
         truncations
     }

@@ -29,6 +29,9 @@ pub(crate) struct Component {
     breakpoints: Vec<f64>,
     /// The end time: no step goes beyond it.
     end: f64,
+    /// A time the component waits at until its observer moves the gate on (see
+    /// [`StepContext::set_gate`](super::StepContext::set_gate)); infinite when open.
+    gate: f64,
 }
 
 impl Component {
@@ -57,6 +60,7 @@ impl Component {
             cursors: Vec::new(),
             breakpoints: Vec::new(),
             end: system.end(),
+            gate: f64::INFINITY,
         };
         component.rewire(system, partition, c);
         component.integrator.enter_prescriptions();
@@ -112,6 +116,7 @@ impl Component {
         control: &StepControl,
     ) {
         self.rewire(system, partition, c);
+        self.gate = f64::INFINITY;
         let values = initial_values(system, partition.members(c));
         self.integrator.reinitialize(
             own_prescriptions(system, partition.members(c)),
@@ -145,16 +150,24 @@ impl Component {
         self.integrator.set_prescriptions(list);
     }
 
-    /// The first breakpoint after `t`, or the end time if that comes first.
+    /// The first breakpoint after `t`, or the end time or the gate if that comes first.
     pub(crate) fn next_breakpoint(&self, t: f64) -> f64 {
         let k = self.breakpoints.partition_point(|&b| b <= t);
-        self.breakpoints
-            .get(k)
-            .map_or(self.end, |&b| b.min(self.end))
+        let limit = self.end.min(self.gate.max(t));
+        self.breakpoints.get(k).map_or(limit, |&b| b.min(limit))
+    }
+
+    /// The time the component waits at (infinite when it does not).
+    pub(crate) fn gate(&self) -> f64 {
+        self.gate
+    }
+
+    pub(crate) fn set_gate(&mut self, gate: f64) {
+        self.gate = gate;
     }
 
     /// Whether the component must restart at `t` (a discontinuity), as opposed to merely
-    /// stopping there because the end time is `t`.
+    /// stopping there because the end time or its gate is `t`.
     pub(crate) fn is_breakpoint(&self, t: f64) -> bool {
         self.breakpoints
             .binary_search_by(|b| b.total_cmp(&t))

@@ -159,18 +159,23 @@ impl Simulation {
             self.enqueue_if_ready(ComponentId(c as u32));
         }
         let every = self.options.progress_every.max(1);
-        while let Some(c) = self.queue.pop() {
-            if control
-                .cancel
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            {
-                self.enqueue_if_ready(c);
-                self.report(control);
-                return Ok(RunOutcome::Cancelled);
+        loop {
+            while let Some(c) = self.queue.pop() {
+                if control
+                    .cancel
+                    .is_some_and(|flag| flag.load(Ordering::Relaxed))
+                {
+                    self.enqueue_if_ready(c);
+                    self.report(control);
+                    return Ok(RunOutcome::Cancelled);
+                }
+                self.advance(c)?;
+                if self.steps % every == 0 {
+                    self.report(control);
+                }
             }
-            self.advance(c)?;
-            if self.steps % every == 0 {
-                self.report(control);
+            if self.is_complete() || !self.wake_observer()? {
+                break;
             }
         }
         self.report(control);
@@ -208,7 +213,6 @@ impl Simulation {
     /// it asks for, then re-queues whatever became ready.
     fn advance(&mut self, c: ComponentId) -> Result<(), SimError> {
         let control = &self.options.step;
-        let end = self.system.end();
         let tracks = &*self.tracks;
         let component = &mut self.components[c.index()];
         let limit = component.next_breakpoint(component.integrator.time());
@@ -222,7 +226,7 @@ impl Simulation {
         };
         {
             let component = &mut self.components[c.index()];
-            let restart = accepted.to == limit && (limit < end || component.is_breakpoint(limit));
+            let restart = accepted.to == limit && component.is_breakpoint(limit);
             let integrator = &mut component.integrator;
             let mut track = tracks.write(c);
             track.push(accepted.to, integrator.values());
@@ -236,25 +240,15 @@ impl Simulation {
         self.reached[c.index()] = accepted.to;
         self.steps += 1;
 
-        if let Some(observer) = self.observer.as_mut() {
-            let mut requests = Vec::new();
-            let mut context = StepContext {
-                partition: &self.partition,
-                reached: &self.reached,
-                tracks: &self.tracks,
-                holds: &self.holds,
-                requests: &mut requests,
-            };
-            let report = StepReport {
-                component: c,
-                from: accepted.from,
-                to: accepted.to,
-            };
-            observer.stepped(&report, &mut context);
-            for request in &requests {
-                self.back_up(request)?;
-            }
-        }
+        let report = StepReport {
+            component: c,
+            from: accepted.from,
+            to: accepted.to,
+        };
+        self.observe(|observer, context| {
+            observer.stepped(&report, context);
+            true
+        })?;
 
         self.enqueue_if_ready(c);
         for k in 0..self.partition.dependents(c).len() {
@@ -262,6 +256,62 @@ impl Simulation {
             self.enqueue_if_ready(d);
         }
         Ok(())
+    }
+
+    /// Lets the observer act on the simulation with `act` (see [`StepObserver::stepped`]),
+    /// then applies the back-ups and gates it asked for. Returns whether `act` said it did
+    /// something or asked for anything.
+    fn observe(
+        &mut self,
+        act: impl FnOnce(&mut dyn StepObserver, &mut StepContext<'_>) -> bool,
+    ) -> Result<bool, SimError> {
+        let Some(observer) = self.observer.as_mut() else {
+            return Ok(false);
+        };
+        let mut requests = Vec::new();
+        let mut gates = Vec::new();
+        let mut context = StepContext {
+            partition: &self.partition,
+            reached: &self.reached,
+            tracks: &self.tracks,
+            holds: &self.holds,
+            requests: &mut requests,
+            gates: &mut gates,
+        };
+        let acted =
+            act(observer.as_mut(), &mut context) || !requests.is_empty() || !gates.is_empty();
+        for request in &requests {
+            self.back_up(request)?;
+        }
+        for (gated, time) in gates {
+            self.set_gate(gated, time);
+        }
+        Ok(acted)
+    }
+
+    /// When nothing may step: asks the observer to move on (see [`StepObserver::waiting`]) and
+    /// queues whatever became ready. Returns whether it did anything.
+    fn wake_observer(&mut self) -> Result<bool, SimError> {
+        let acted = self.observe(|observer, context| observer.waiting(context))?;
+        if acted {
+            for c in 0..self.partition.len() {
+                self.enqueue_if_ready(ComponentId(c as u32));
+            }
+        }
+        Ok(acted)
+    }
+
+    /// Makes component `c` wait at `time` (infinite: not at all) and queues it if that lets it
+    /// step. A gate below what `c` has computed stops nothing already done.
+    fn set_gate(&mut self, c: ComponentId, time: f64) {
+        let Some(component) = self.components.get_mut(c.index()) else {
+            return;
+        };
+        component.set_gate(time);
+        if self.queue.contains(c) && self.reached[c.index()] >= time {
+            self.queue.remove(c);
+        }
+        self.enqueue_if_ready(c);
     }
 
     /// Whether every component `c` reads has been computed up to the end of `c`'s next step.
@@ -276,7 +326,8 @@ impl Simulation {
     /// Queues `c` if it is unfinished, not queued and ready.
     fn enqueue_if_ready(&mut self, c: ComponentId) {
         let t = self.reached[c.index()];
-        if t >= self.system.end() || self.queue.contains(c) || !self.is_ready(c) {
+        let gated = t >= self.components[c.index()].gate();
+        if t >= self.system.end() || gated || self.queue.contains(c) || !self.is_ready(c) {
             return;
         }
         let key = match self.options.strategy {

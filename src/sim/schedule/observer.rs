@@ -64,15 +64,26 @@ pub trait StepObserver: Send {
     /// Called for every component truncated to `time` (by a back-up, or reset to the start by
     /// an update). Push onto `also` the components that must be backed up as a consequence
     /// (those whose bodies collided after `time` with a body of `component`, each to the time
-    /// of the first such collision), and forget those collisions.
+    /// of the first such collision), and forget those collisions; push onto `gates` the gates
+    /// (see [`StepContext::set_gate`]) that what the truncation restored needs.
     fn truncated(
         &mut self,
         partition: &Partition,
         component: ComponentId,
         time: f64,
         also: &mut Vec<(ComponentId, f64)>,
+        gates: &mut Vec<(ComponentId, f64)>,
     ) {
-        let _ = (partition, component, time, also);
+        let _ = (partition, component, time, also, gates);
+    }
+
+    /// Called when no component may step but the run is not complete: every remaining one
+    /// waits at a gate. The observer may move gates and ask for back-ups, as in
+    /// [`StepObserver::stepped`]; returns whether it did anything (else the run has stalled).
+    /// A live run whose end moved on past the gates of its contact islands wakes them here.
+    fn waiting(&mut self, context: &mut StepContext<'_>) -> bool {
+        let _ = context;
+        false
     }
 }
 
@@ -83,6 +94,7 @@ pub struct StepContext<'a> {
     pub(crate) tracks: &'a Tracks,
     pub(crate) holds: &'a Holds,
     pub(crate) requests: &'a mut Vec<BackUp>,
+    pub(crate) gates: &'a mut Vec<(ComponentId, f64)>,
 }
 
 impl StepContext<'_> {
@@ -166,6 +178,15 @@ impl StepContext<'_> {
     /// Whether `var` is held over all of `[from, to]`, by one hold.
     pub fn is_held_over(&self, var: VarId, from: f64, to: f64) -> bool {
         self.holds.is_held_over(var, from, to)
+    }
+
+    /// Makes component `c` wait at `time` once the callback returns (after the back-ups it
+    /// asked for): it steps up to `time`, lands there and takes no further step until a later
+    /// call moves the gate on (`f64::INFINITY` opens it). Collision handling holds the bodies
+    /// of a contact island at the next contact tick this way, so that none computes past it
+    /// with contact forces that the tick is about to change.
+    pub fn set_gate(&mut self, c: ComponentId, time: f64) {
+        self.gates.push((c, time));
     }
 
     /// Asks for a back-up once the callback returns.

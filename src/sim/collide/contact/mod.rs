@@ -1,0 +1,740 @@
+//! Persistent contacts: bodies resting on, leaning against or sliding along each other, held by
+//! contact forces solved once per contact tick instead of by a stream of collisions.
+//!
+//! A collision is an event: the pair's first time of contact is found, an impulse changes the
+//! velocities there, the simulation backs up. That is exact for a ball hitting a wall, but a
+//! brick lying on the floor would collide again and again, ever more often, and every event
+//! costs a back-up and a restart of the integration. So a contact that closes slowly (slower
+//! than what the acceleration pressing the pair together gives over [`RESTING_TIME`] check
+//! windows, see `instant`) is stopped by a plastic impulse and becomes *persistent*: from then
+//! on the narrow phase watches the pair only for sinking into each other past a guard depth
+//! ([`GUARD_FRACTION`]), and at every contact tick (the end of each check window on the
+//! window grid) the persistent contacts of each *contact island* (the bodies joined by them,
+//! immovable bodies not joining) are solved together (see `solve`) for the force and torque
+//! that hold each body over the next tick. They enter the equations as the body's contact
+//! inputs ([`InteractionInputs::set_contact`](crate::sim::physics::InteractionInputs)),
+//! constant over the tick: a body at rest integrates with its weight balanced exactly and takes
+//! long steps.
+//!
+//! Over a tick an island's bodies' components are gated at its end (they compute up to it and
+//! wait), so that none runs ahead with forces the tick is about to change. A contact breaks
+//! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's reaches; the narrow phase
+//! then watches the pair as any other. An instant of collisions that involves bodies of an
+//! island (the wrecking ball striking a brick) resolves their persistent contacts with it (see
+//! `instant`) and solves their islands again at that instant.
+//!
+//! Loads are history, like tracks: each body keeps the loads it had and from when, so that a
+//! back-up restores the load in effect at its time. Their work (friction, pushing an overlap
+//! apart) is recorded in the energy ledger per load as it ends ([`Cause::ContactForce`]).
+//!
+//! Islands that stay still fall asleep (see `sleep`).
+
+mod sleep;
+pub(crate) mod solve;
+
+use super::bodies::Kinematics;
+use super::islands::Islands;
+use super::ledger::{Cause, EnergyRecord};
+use super::{Detector, REGION_SLACK};
+use crate::geom::contact_region;
+use crate::geom::distance::closest_between_shapes;
+use crate::sim::graph::ComponentId;
+use crate::sim::schedule::StepContext;
+use nalgebra::{Matrix3, Vector3};
+use solve::{solve, SolverBody, SolverContact, WarmCorner};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// A slow contact is one closing slower than its pressing acceleration gives over this many
+/// check windows (contact ticks): it becomes persistent.
+pub(super) const RESTING_TIME: f64 = 2.0;
+/// A persistent contact breaks when its gap at a tick is more than this fraction of the sum of
+/// the pair's reaches.
+const BREAK_FRACTION: f64 = 1e-3;
+/// An overlap up to this fraction of the sum of the pair's reaches is left alone...
+const SLOP_FRACTION: f64 = 1e-5;
+/// ...a deeper one is pushed apart by this fraction of the rest per tick.
+const OVERLAP_PUSH: f64 = 0.5;
+/// A persistent pair found sunk into each other deeper than this fraction of the sum of its
+/// reaches, and still closing, is a collision like any other: its island is solved again at
+/// that instant (the loads of the last tick no longer hold it, as when a neighbour struck by
+/// an impact leans on it, or a pull drags it in).
+pub(super) const GUARD_FRACTION: f64 = 1e-3;
+/// Loads are solved for this fraction of a window at least.
+const MIN_HOLD: f64 = 0.5;
+/// Sweeps of one island's solve at most.
+const MAX_SWEEPS: usize = 200;
+/// A sweep that changes no corner's velocity by more than this fraction of the speed that an
+/// acceleration of 1 m/s² gives over a tick ends the solve.
+const SOLVE_TOLERANCE: f64 = 1e-9;
+
+/// A persistent contact.
+#[derive(Clone, Debug)]
+struct Persistent {
+    /// When it became persistent (a back-up to before undoes it).
+    since: f64,
+    /// The last solve's impulses per corner, to start the next one from.
+    warm: Vec<WarmCorner>,
+}
+
+/// A contact load on one body: the force at its centre of mass and the torque about it with
+/// which its contacts hold it from `since` on, when it was in `state`. A load of zero ends the
+/// one before.
+#[derive(Clone, Copy, Debug)]
+struct Load {
+    since: f64,
+    force: Vector3<f64>,
+    torque: Vector3<f64>,
+    state: Kinematics,
+}
+
+impl Load {
+    fn is_zero(&self) -> bool {
+        self.force == Vector3::zeros() && self.torque == Vector3::zeros()
+    }
+}
+
+/// The persistent contacts of a simulation and the loads they put on bodies.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Contacts {
+    /// By pair `(i, j)`, `i < j`.
+    pairs: BTreeMap<(usize, usize), Persistent>,
+    /// By body: the loads it has had, in time order; the last is in effect.
+    loads: HashMap<usize, Vec<Load>>,
+    /// The bodies whose components wait at the next tick.
+    gated: HashSet<usize>,
+    /// By body held in an island: since when it has been still enough to fall asleep.
+    slow_since: HashMap<usize, f64>,
+    /// The last tick run.
+    ticked: f64,
+}
+
+/// A persistent pair as one solve sees it.
+struct Manifold {
+    i: usize,
+    j: usize,
+    contact: SolverContact,
+}
+
+/// What a solve of contact islands covered.
+pub(super) struct Held {
+    /// The movable bodies of each island solved.
+    pub islands: Vec<Vec<usize>>,
+    /// The components to restart at the solve's time for the loads it changed.
+    pub components: Vec<ComponentId>,
+    /// Sleepers woken because an island held them against awake bodies: released by the
+    /// back-up at the solve's time.
+    pub woken: Vec<usize>,
+    /// The states of the islands' bodies at the solve's time.
+    pub states: HashMap<usize, Kinematics>,
+}
+
+impl Contacts {
+    /// A fresh set, with no tick run before `start`.
+    pub fn new(start: f64) -> Contacts {
+        Contacts {
+            ticked: start,
+            ..Contacts::default()
+        }
+    }
+
+    /// Whether the narrow phase leaves pair `(i, j)`, `i < j`, to the contact forces.
+    pub fn holds(&self, i: usize, j: usize) -> bool {
+        self.pairs.contains_key(&(i, j))
+    }
+
+    /// The persistent pairs of body `b`.
+    pub fn pairs_of(&self, b: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.pairs
+            .keys()
+            .copied()
+            .filter(move |&(i, j)| i == b || j == b)
+    }
+
+    /// Every persistent pair.
+    pub fn all_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.pairs.keys().copied()
+    }
+
+    /// What still holds after an edit: the pairs and loads of bodies that keep their names
+    /// (`map` from the old scene's indices to the new) and are `kept` (unchanged).
+    pub fn inherit(&self, map: &[Option<usize>], kept: impl Fn(usize) -> bool) -> Contacts {
+        let to = |b: usize| map.get(b).copied().flatten().filter(|&n| kept(n));
+        let pairs = self
+            .pairs
+            .iter()
+            .filter_map(|(&(i, j), pair)| {
+                let (a, b) = (to(i)?, to(j)?);
+                Some(((a.min(b), a.max(b)), pair.clone()))
+            })
+            .collect();
+        let remap = |set: &HashSet<usize>| set.iter().filter_map(|&b| to(b)).collect();
+        Contacts {
+            pairs,
+            loads: self
+                .loads
+                .iter()
+                .filter_map(|(&b, history)| Some((to(b)?, history.clone())))
+                .collect(),
+            gated: remap(&self.gated),
+            slow_since: self
+                .slow_since
+                .iter()
+                .filter_map(|(&b, &since)| Some((to(b)?, since)))
+                .collect(),
+            ticked: self.ticked,
+        }
+    }
+
+    /// Every body's load in effect: body, force, torque.
+    pub fn current_loads(&self) -> Vec<(usize, Vector3<f64>, Vector3<f64>)> {
+        self.loads
+            .keys()
+            .filter_map(|&b| self.current(b).map(|l| (b, l.force, l.torque)))
+            .collect()
+    }
+
+    /// The force of the load in effect on body `b` (zero without one).
+    pub fn force_on(&self, b: usize) -> Vector3<f64> {
+        self.current(b).map_or(Vector3::zeros(), |l| l.force)
+    }
+
+    /// The load in effect on body `b`, if any.
+    fn current(&self, b: usize) -> Option<&Load> {
+        self.loads.get(&b)?.last().filter(|l| !l.is_zero())
+    }
+}
+
+impl Detector {
+    /// Whether persistent pair `(i, j)` in `states` is sunk into each other past the guard
+    /// depth.
+    pub(super) fn sunk_at(
+        &mut self,
+        i: usize,
+        j: usize,
+        states: (&Kinematics, &Kinematics),
+    ) -> bool {
+        let (a, b) = (&self.bodies[i], &self.bodies[j]);
+        let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+            return false;
+        };
+        let cache = self.caches.entry((i, j)).or_default();
+        let found = closest_between_shapes(
+            shape_a,
+            &a.pose(states.0),
+            shape_b,
+            &b.pose(states.1),
+            cache,
+        );
+        found.contact.distance < -GUARD_FRACTION * (a.reach + b.reach)
+    }
+
+    /// Makes pair `(i, j)` persistent from `time` on (a slow contact stopped there).
+    pub(super) fn persist(&mut self, i: usize, j: usize, time: f64) {
+        let key = (i.min(j), i.max(j));
+        self.contacts.pairs.entry(key).or_insert(Persistent {
+            since: time,
+            warm: Vec::new(),
+        });
+    }
+
+    /// Ends the persistence of pair `(i, j)` (its bodies flew apart at an instant).
+    pub(super) fn unpersist(&mut self, i: usize, j: usize) {
+        self.contacts.pairs.remove(&(i.min(j), i.max(j)));
+    }
+
+    /// Whether a contact tick is due at `t0`, where every body is checked up to: `t0` is a
+    /// point of the window grid not yet ticked, and some body is held or has a persistent
+    /// contact that is awake.
+    pub(super) fn tick_due(&self, t0: f64, context: &StepContext<'_>) -> bool {
+        if t0 <= self.contacts.ticked || !self.on_grid(t0) {
+            return false;
+        }
+        !self.contacts.gated.is_empty()
+            || self
+                .contacts
+                .pairs
+                .keys()
+                .any(|&(i, j)| !(self.still(i, t0, context) && self.still(j, t0, context)))
+    }
+
+    /// Runs the contact tick at `tick`: solves every awake island for the loads that hold its
+    /// bodies to the next tick, puts to sleep the islands that stayed still long enough, and
+    /// asks for the back-up that restarts what changed. Returns whether it asked for one.
+    pub(super) fn tick(&mut self, tick: f64, context: &mut StepContext<'_>) -> bool {
+        self.contacts.ticked = tick;
+        let next = self.next_window_end(tick).min(self.end);
+        let held = self.hold(tick, next, None, &HashMap::new(), context);
+        let mut request = crate::sim::schedule::BackUp {
+            time: tick,
+            components: held.components.clone(),
+            ..Default::default()
+        };
+        self.release(&held.woken, &mut request);
+        self.fall_asleep(tick, &held, context, &mut request);
+        if request.components.is_empty() && request.jumps.is_empty() && request.releases.is_empty()
+        {
+            return false;
+        }
+        request.components.sort_unstable();
+        request.components.dedup();
+        context.request_back_up(request);
+        true
+    }
+
+    /// Solves the contact islands at `time` (all, or those with a body in `only`) for the
+    /// loads that hold their bodies until `next`, sets them, and gates the held bodies at
+    /// `next`. Bodies are in their states in `given`, or else in their tracks' at `time`.
+    /// Islands holding sleepers against awake bodies wake those sleepers first.
+    pub(super) fn hold(
+        &mut self,
+        time: f64,
+        next: f64,
+        only: Option<&HashSet<usize>>,
+        given: &HashMap<usize, Kinematics>,
+        context: &mut StepContext<'_>,
+    ) -> Held {
+        // Loads solved for an instant just before a tick would be impulses spread over a
+        // sliver of time: forces of millions of g. They are solved over half a window at
+        // least (the tick at `next` solves them again over a whole one).
+        let h = (next - time).max(MIN_HOLD * self.window);
+        let mut states: HashMap<usize, Kinematics> = given.clone();
+        let mut manifolds = self.manifolds(time, h, &mut states, context);
+        // Islands over the pairs of movable bodies; sleepers count as movable here, so that a
+        // sleeping island touched by an awake one is found whole and woken.
+        let movable: HashSet<usize> = manifolds
+            .iter()
+            .flat_map(|m| [m.i, m.j])
+            .filter(|&b| !self.bodies[b].immovable(time))
+            .collect();
+        let mut islands = Islands::of(
+            manifolds
+                .iter()
+                .filter(|m| movable.contains(&m.i) && movable.contains(&m.j))
+                .map(|m| (m.i, m.j)),
+        );
+        let slots: Vec<usize> = (0..manifolds.len()).collect();
+        let groups = islands.group(&slots, |&k| {
+            let m = &manifolds[k];
+            if movable.contains(&m.i) {
+                m.i
+            } else {
+                m.j
+            }
+        });
+        let mut held = Held {
+            islands: Vec::new(),
+            components: Vec::new(),
+            woken: Vec::new(),
+            states: HashMap::new(),
+        };
+        let mut loads: HashMap<usize, (Vector3<f64>, Vector3<f64>)> = HashMap::new();
+        for group in groups {
+            let members = island_members(&manifolds, &group, |b| movable.contains(&b));
+            if members.is_empty()
+                || only.is_some_and(|only| !members.iter().any(|b| only.contains(b)))
+            {
+                continue;
+            }
+            let asleep: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&b| self.asleep(b, time, context))
+                .collect();
+            if asleep.len() == members.len() {
+                // A sleeping island stays asleep while nothing awake touches it.
+                continue;
+            }
+            for &b in &asleep {
+                held.woken.push(b);
+                if let Some(state) = states.get_mut(&b) {
+                    *state = at_rest_state(state);
+                }
+            }
+            let (mut bodies, order) = self.solver_bodies(&members, &states, time, h, context);
+            let slot_of = |b: usize| order.iter().position(|&x| x == b);
+            let mut contacts = Vec::with_capacity(group.len());
+            for &k in &group {
+                let m = &manifolds[k];
+                if let (Some(a), Some(b)) = (slot_of(m.i), slot_of(m.j)) {
+                    contacts.push(SolverContact {
+                        a,
+                        b,
+                        ..m.contact.clone()
+                    });
+                }
+            }
+            let solution = solve(&mut bodies, &contacts, SOLVE_TOLERANCE * h, MAX_SWEEPS);
+            for (&k, warm) in group.iter().zip(solution.warm) {
+                let m = &mut manifolds[k];
+                if let Some(pair) = self.contacts.pairs.get_mut(&(m.i, m.j)) {
+                    pair.warm = warm;
+                }
+            }
+            for (slot, &b) in order.iter().enumerate().take(members.len()) {
+                let h_inv = 1.0 / h;
+                let got = solution.held[slot];
+                loads.insert(b, (got.impulse * h_inv, got.angular * h_inv));
+                held.states.insert(b, states[&b]);
+            }
+            held.islands.push(members);
+        }
+        held.components = self.set_loads(time, &loads, &states, next, only, context);
+        held
+    }
+
+    /// Every persistent pair at `time` with at least one awake movable body, as a contact with
+    /// its corners, normal and target separating speed over a tick of `h`; the pairs found
+    /// apart past the break distance stop being persistent. The states read are kept in
+    /// `states` (those given there are used as they are).
+    fn manifolds(
+        &mut self,
+        time: f64,
+        h: f64,
+        states: &mut HashMap<usize, Kinematics>,
+        context: &StepContext<'_>,
+    ) -> Vec<Manifold> {
+        let keys: Vec<(usize, usize)> = self.contacts.pairs.keys().copied().collect();
+        let mut manifolds = Vec::with_capacity(keys.len());
+        for (i, j) in keys {
+            for b in [i, j] {
+                if let std::collections::hash_map::Entry::Vacant(slot) = states.entry(b) {
+                    if let Some(s) = self.bodies[b].state(context, time) {
+                        slot.insert(s);
+                    }
+                }
+            }
+            let (Some(&sa), Some(&sb)) = (states.get(&i), states.get(&j)) else {
+                continue;
+            };
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+                continue;
+            };
+            let (pose_a, pose_b) = (a.pose(&sa), b.pose(&sb));
+            let cache = self.caches.entry((i, j)).or_default();
+            let found = closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, cache);
+            let reach = a.reach + b.reach;
+            let gap = found.contact.distance;
+            if gap > BREAK_FRACTION * reach {
+                self.contacts.pairs.remove(&(i, j));
+                continue;
+            }
+            let corners = contact_region(
+                &shape_a.pieces()[found.piece_a],
+                &pose_a,
+                &shape_b.pieces()[found.piece_b],
+                &pose_b,
+                &found.contact,
+                REGION_SLACK * a.reach.min(b.reach),
+            );
+            let corners = if corners.is_empty() {
+                vec![(found.contact.point_a + found.contact.point_b) / 2.0]
+            } else {
+                corners
+            };
+            // A gap may close over the tick; an overlap past the slop is pushed apart.
+            let target = if gap > 0.0 {
+                -gap / h
+            } else {
+                OVERLAP_PUSH * (-gap - SLOP_FRACTION * reach).max(0.0) / h
+            };
+            let warm = &self.contacts.pairs[&(i, j)].warm;
+            let match_within = REGION_SLACK * a.reach.min(b.reach);
+            let warm = corners
+                .iter()
+                .map(|p| {
+                    warm.iter()
+                        .filter(|w| (w.point - p).norm() <= match_within)
+                        .min_by(|x, y| (x.point - p).norm().total_cmp(&(y.point - p).norm()))
+                        .map_or(WarmCorner::cold(*p), |w| WarmCorner { point: *p, ..*w })
+                })
+                .collect();
+            manifolds.push(Manifold {
+                i,
+                j,
+                contact: SolverContact {
+                    a: i,
+                    b: j,
+                    corners,
+                    normal: found.contact.normal,
+                    friction: (a.friction * b.friction).sqrt(),
+                    target,
+                    warm,
+                },
+            });
+        }
+        manifolds
+    }
+
+    /// The island's `members` as the solve sees them, with their velocities at the end of a
+    /// tick of `h` under their own loads (without their contacts), and immovable bodies of
+    /// its contacts beside them. Returns the solver bodies and which body each is.
+    fn solver_bodies(
+        &mut self,
+        members: &[usize],
+        states: &HashMap<usize, Kinematics>,
+        time: f64,
+        h: f64,
+        context: &StepContext<'_>,
+    ) -> (Vec<SolverBody>, Vec<usize>) {
+        let mut order: Vec<usize> = members.to_vec();
+        // The immovable bodies the members touch.
+        let mut others: Vec<usize> = self
+            .contacts
+            .pairs
+            .keys()
+            .flat_map(|&(i, j)| [(i, j), (j, i)])
+            .filter(|(m, o)| members.contains(m) && !members.contains(o))
+            .map(|(_, o)| o)
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        order.extend(others);
+        let bodies = order
+            .iter()
+            .map(|&b| {
+                // Every body of a manifold has its state read.
+                let state = states[&b];
+                if !members.contains(&b) || self.bodies[b].immovable(time) {
+                    return SolverBody {
+                        inverse_mass: 0.0,
+                        inverse_inertia: Matrix3::zeros(),
+                        position: state.position,
+                        velocity: state.velocity,
+                        angular_velocity: state.angular_velocity,
+                    };
+                }
+                let (force, torque) = self.free_load(b, time, states, context);
+                let body = &self.bodies[b];
+                let model = &body.model;
+                let velocity = state.velocity + force * (h / model.mass);
+                let momentum = state.momentum + torque * h;
+                SolverBody {
+                    inverse_mass: 1.0 / model.mass,
+                    inverse_inertia: body.inverse_world_inertia(&state.rotation),
+                    position: state.position,
+                    velocity,
+                    angular_velocity: model.angular_velocity(&state.rotation, &momentum),
+                }
+            })
+            .collect();
+        (bodies, order)
+    }
+
+    /// The force and torque on body `b` at `time` from everything but its contacts, the bodies
+    /// it depends on in their states in `given` or else in their tracks' (none if a state is
+    /// not computed).
+    pub(super) fn free_load(
+        &mut self,
+        b: usize,
+        time: f64,
+        given: &HashMap<usize, Kinematics>,
+        context: &StepContext<'_>,
+    ) -> (Vector3<f64>, Vector3<f64>) {
+        let values: Option<Vec<_>> = self
+            .free
+            .reads(b)
+            .iter()
+            .map(|&r| {
+                let body = &self.bodies[r];
+                let state = given
+                    .get(&r)
+                    .copied()
+                    .or_else(|| body.state(context, time))?;
+                Some(body.values(&state))
+            })
+            .collect();
+        match values {
+            Some(values) => self.free.load(b, time, &values),
+            None => (Vector3::zeros(), Vector3::zeros()),
+        }
+    }
+
+    /// Sets the contact loads of `time` (`loads` by body; every other held body's, or every
+    /// other one in `scope` when given, ends), gates the bodies a load holds at `next` and
+    /// opens the gates of those no longer held (a body is gated exactly while a load holds it,
+    /// which a back-up restores too). Returns the components of the bodies whose load changed,
+    /// to restart at `time`.
+    fn set_loads(
+        &mut self,
+        time: f64,
+        loads: &HashMap<usize, (Vector3<f64>, Vector3<f64>)>,
+        states: &HashMap<usize, Kinematics>,
+        next: f64,
+        scope: Option<&HashSet<usize>>,
+        context: &mut StepContext<'_>,
+    ) -> Vec<ComponentId> {
+        let partition = context.partition();
+        let mut changed: Vec<usize> = self
+            .contacts
+            .loads
+            .iter()
+            .filter(|(_, history)| history.last().is_some_and(|l| !l.is_zero()))
+            .map(|(&b, _)| b)
+            .filter(|b| scope.is_none_or(|scope| scope.contains(b)))
+            .collect();
+        changed.extend(loads.keys().copied());
+        changed.sort_unstable();
+        changed.dedup();
+        let mut components = Vec::new();
+        for b in changed {
+            let zero = (Vector3::zeros(), Vector3::zeros());
+            let (force, torque) = loads.get(&b).copied().unwrap_or(zero);
+            let old = self
+                .contacts
+                .current(b)
+                .map_or(zero, |l| (l.force, l.torque));
+            if (force, torque) == old {
+                continue;
+            }
+            let Some(state) = states
+                .get(&b)
+                .copied()
+                .or_else(|| self.bodies[b].state(context, time))
+            else {
+                continue;
+            };
+            self.change_load(b, time, force, torque, state, context);
+            components.extend(self.components_of(b, partition));
+        }
+        // Every body a load holds waits at `next`; one no longer held goes on.
+        let mut gates = Vec::new();
+        let mut touched: Vec<usize> = loads.keys().copied().collect();
+        touched.extend(
+            self.contacts
+                .gated
+                .iter()
+                .copied()
+                .filter(|b| scope.is_none_or(|scope| scope.contains(b))),
+        );
+        touched.sort_unstable();
+        touched.dedup();
+        for b in touched {
+            if self.contacts.current(b).is_some() {
+                self.contacts.gated.insert(b);
+                gates.push((b, next));
+            } else if self.contacts.gated.remove(&b) {
+                gates.push((b, f64::INFINITY));
+            }
+        }
+        let gates: Vec<(ComponentId, f64)> = gates
+            .into_iter()
+            .flat_map(|(b, until)| {
+                self.components_of(b, partition)
+                    .into_iter()
+                    .map(move |c| (c, until))
+            })
+            .collect();
+        for (c, until) in gates {
+            context.set_gate(c, until);
+        }
+        components.sort_unstable();
+        components.dedup();
+        components
+    }
+
+    /// Replaces body `b`'s load by `force` and `torque` at `time`, when it is in `state`,
+    /// recording the work of the load it ends. The caller restarts the body's components.
+    pub(super) fn change_load(
+        &mut self,
+        b: usize,
+        time: f64,
+        force: Vector3<f64>,
+        torque: Vector3<f64>,
+        state: Kinematics,
+        context: &StepContext<'_>,
+    ) {
+        if let Some(load) = self.contacts.current(b).copied() {
+            if let Some(end) = self.bodies[b].state_before(context, time) {
+                let span = time - load.since;
+                let spin = (load.state.angular_velocity + end.angular_velocity) / 2.0 * span;
+                let work =
+                    load.force.dot(&(end.position - load.state.position)) + load.torque.dot(&spin);
+                self.ledger.record(EnergyRecord {
+                    time,
+                    cause: Cause::ContactForce,
+                    bodies: vec![b],
+                    change: work,
+                });
+            }
+        }
+        self.inputs.set_contact(b, force, torque);
+        self.contacts.loads.entry(b).or_default().push(Load {
+            since: time,
+            force,
+            torque,
+            state,
+        });
+    }
+
+    /// Undoes what a back-up of body `b` to `time` (from `time` on, when `reset`) invalidates:
+    /// the persistent contacts collisions after it made, the loads set after it (the one in
+    /// effect at `time` is set again), the stillness counted after it, and the ticks after
+    /// it. Returns the gate the body's components need now, if it has had loads: the next
+    /// tick when a load holds it, none (infinite) when none does.
+    pub(super) fn contacts_truncated(&mut self, b: usize, time: f64, reset: bool) -> Option<f64> {
+        let undone = |since: f64| since > time || (reset && since >= time);
+        self.contacts
+            .pairs
+            .retain(|&(i, j), pair| !((i == b || j == b) && undone(pair.since)));
+        if self.contacts.slow_since.get(&b).is_some_and(|&s| undone(s)) {
+            self.contacts.slow_since.remove(&b);
+        }
+        let floor = self.grid_at_or_before(time);
+        if self.contacts.ticked > floor {
+            self.contacts.ticked = floor;
+        }
+        let history = self.contacts.loads.get_mut(&b)?;
+        history.retain(|l| !undone(l.since));
+        let (force, torque) = history
+            .last()
+            .map_or((Vector3::zeros(), Vector3::zeros()), |l| {
+                (l.force, l.torque)
+            });
+        self.inputs.set_contact(b, force, torque);
+        if force != Vector3::zeros() || torque != Vector3::zeros() {
+            self.contacts.gated.insert(b);
+            Some(self.next_window_end(time).min(self.end))
+        } else {
+            self.contacts.gated.remove(&b);
+            Some(f64::INFINITY)
+        }
+    }
+
+    /// Forgets the load history before `time` (a live run's), keeping the load in effect.
+    pub(super) fn forget_loads_before(&mut self, time: f64) {
+        for history in self.contacts.loads.values_mut() {
+            let keep = history
+                .partition_point(|l| l.since < time)
+                .saturating_sub(1);
+            history.drain(..keep);
+        }
+    }
+}
+
+/// The movable bodies of the contacts `group` of `manifolds`, in the order they first appear.
+fn island_members(
+    manifolds: &[Manifold],
+    group: &[usize],
+    movable: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    let mut members = Vec::new();
+    for &k in group {
+        for b in [manifolds[k].i, manifolds[k].j] {
+            if movable(b) && !members.contains(&b) {
+                members.push(b);
+            }
+        }
+    }
+    members
+}
+
+/// `state` brought to rest where it is.
+pub(super) fn at_rest_state(state: &Kinematics) -> Kinematics {
+    Kinematics {
+        velocity: Vector3::zeros(),
+        momentum: Vector3::zeros(),
+        angular_velocity: Vector3::zeros(),
+        ..*state
+    }
+}

@@ -1,0 +1,317 @@
+//! The impulses with which one contact island's persistent contacts hold its bodies over one
+//! contact tick: projected Gauss–Seidel over every corner of every contact, with Coulomb
+//! friction.
+//!
+//! Each body enters with the velocities it would have at the end of the tick without its
+//! contacts (its own forces only). The solve finds, per corner, a normal impulse `λ ≥ 0` and
+//! a friction impulse across the normal within `μ λ`, such that at the end of the tick every
+//! corner separates at least at its contact's target speed (zero for a contact that touches,
+//! slightly positive to push an overlap apart, negative to let a small gap close) and no
+//! corner within the friction cone slides. Spread over the tick as a constant force, the
+//! impulse on a body resting on a fixed floor is its weight times the tick exactly, so the body
+//! neither sinks nor hops. Impulses are accumulated per corner and clamped as totals (not per
+//! sweep), so a later sweep can take back what an earlier one overdid; that is what lets a
+//! stack settle on the right share of weight per contact.
+
+use nalgebra::{Matrix3, Vector3};
+
+/// A body as the solve sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody {
+    /// Zero for an immovable body (fixed, following a trajectory, asleep).
+    pub inverse_mass: f64,
+    /// World axes; zero for an immovable body.
+    pub inverse_inertia: Matrix3<f64>,
+    /// The centre of mass.
+    pub position: Vector3<f64>,
+    /// At the end of the tick, as the solve has it so far.
+    pub velocity: Vector3<f64>,
+    pub angular_velocity: Vector3<f64>,
+}
+
+impl SolverBody {
+    fn point_velocity(&self, point: &Vector3<f64>) -> Vector3<f64> {
+        self.velocity + self.angular_velocity.cross(&(point - self.position))
+    }
+
+    /// How a unit impulse along `d` at `point` changes this body's velocity there along `d`.
+    fn compliance(&self, point: &Vector3<f64>, d: &Vector3<f64>) -> f64 {
+        let r = point - self.position;
+        self.inverse_mass + d.dot(&(self.inverse_inertia * r.cross(d)).cross(&r))
+    }
+
+    fn apply(&mut self, point: &Vector3<f64>, impulse: &Vector3<f64>) {
+        self.velocity += impulse * self.inverse_mass;
+        self.angular_velocity += self.inverse_inertia * (point - self.position).cross(impulse);
+    }
+}
+
+/// One persistent contact of the island: bodies `a` and `b` (indices into the solve's bodies)
+/// touching at `corners` with the unit `normal` from A to B.
+#[derive(Clone, Debug)]
+pub(crate) struct SolverContact {
+    pub a: usize,
+    pub b: usize,
+    pub corners: Vec<Vector3<f64>>,
+    pub normal: Vector3<f64>,
+    pub friction: f64,
+    /// The normal speed at which every corner separates at least at the end of the tick.
+    pub target: f64,
+    /// Per corner, the impulses to start from (the last tick's at that corner, or none).
+    pub warm: Vec<WarmCorner>,
+}
+
+/// The impulses one solve put on one corner, kept to start the next solve from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct WarmCorner {
+    /// Where the corner was (world).
+    pub point: Vector3<f64>,
+    /// Along the normal.
+    pub normal: f64,
+    /// Across it (friction).
+    pub across: Vector3<f64>,
+}
+
+impl WarmCorner {
+    /// A corner at `point` with no impulse yet.
+    pub fn cold(point: Vector3<f64>) -> WarmCorner {
+        WarmCorner {
+            point,
+            normal: 0.0,
+            across: Vector3::zeros(),
+        }
+    }
+}
+
+/// What the solve gives each body: the total impulse on it and the total angular impulse
+/// about its centre of mass.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Held {
+    pub impulse: Vector3<f64>,
+    pub angular: Vector3<f64>,
+}
+
+/// What the solve found: per body what holds it, per contact the impulses per corner (to
+/// warm-start the next tick).
+pub(crate) struct Solution {
+    pub held: Vec<Held>,
+    pub warm: Vec<Vec<WarmCorner>>,
+}
+
+/// Solves the island `contacts` over `bodies` (changed to their velocities at the end of the
+/// tick) until no corner's velocity changes by more than `tolerance` in a sweep, or after
+/// `max_sweeps`.
+pub(crate) fn solve(
+    bodies: &mut [SolverBody],
+    contacts: &[SolverContact],
+    tolerance: f64,
+    max_sweeps: usize,
+) -> Solution {
+    let mut held = vec![Held::default(); bodies.len()];
+    let mut normal: Vec<Vec<f64>> = Vec::with_capacity(contacts.len());
+    let mut across: Vec<Vec<Vector3<f64>>> = Vec::with_capacity(contacts.len());
+    let mut push =
+        |bodies: &mut [SolverBody], c: &SolverContact, point: &Vector3<f64>, p: Vector3<f64>| {
+            bodies[c.a].apply(point, &-p);
+            bodies[c.b].apply(point, &p);
+            for (body, p) in [(c.a, -p), (c.b, p)] {
+                held[body].impulse += p;
+                held[body].angular += (point - bodies[body].position).cross(&p);
+            }
+        };
+    for c in contacts {
+        let warm = |k: usize| {
+            c.warm
+                .get(k)
+                .copied()
+                .unwrap_or(WarmCorner::cold(c.corners[k]))
+        };
+        let mut start = Vec::with_capacity(c.corners.len());
+        let mut start_across = Vec::with_capacity(c.corners.len());
+        for (k, point) in c.corners.iter().enumerate() {
+            let w = warm(k);
+            // Friction from the last solve is kept only across this contact's normal.
+            let t = w.across - w.across.dot(&c.normal) * c.normal;
+            push(bodies, c, point, c.normal * w.normal + t);
+            start.push(w.normal);
+            start_across.push(t);
+        }
+        normal.push(start);
+        across.push(start_across);
+    }
+    for _ in 0..max_sweeps {
+        let mut largest: f64 = 0.0;
+        for (k, c) in contacts.iter().enumerate() {
+            let n = c.normal;
+            for (corner, point) in c.corners.iter().enumerate() {
+                let relative = |bodies: &[SolverBody]| {
+                    bodies[c.b].point_velocity(point) - bodies[c.a].point_velocity(point)
+                };
+                let kn = bodies[c.a].compliance(point, &n) + bodies[c.b].compliance(point, &n);
+                if !(kn > 0.0 && kn.is_finite()) {
+                    continue;
+                }
+                let u = relative(bodies).dot(&n);
+                let next = (normal[k][corner] + (c.target - u) / kn).max(0.0);
+                let change = next - normal[k][corner];
+                if change != 0.0 {
+                    normal[k][corner] = next;
+                    push(bodies, c, point, n * change);
+                    largest = largest.max(change.abs() * kn);
+                }
+                if c.friction == 0.0 {
+                    continue;
+                }
+                let v = relative(bodies);
+                let sliding = v - v.dot(&n) * n;
+                let speed = sliding.norm();
+                let limit = c.friction * normal[k][corner];
+                if speed == 0.0 && across[k][corner].norm() <= limit {
+                    continue;
+                }
+                let t = if speed > 0.0 {
+                    sliding / speed
+                } else {
+                    Vector3::zeros()
+                };
+                let kt = if speed > 0.0 {
+                    bodies[c.a].compliance(point, &t) + bodies[c.b].compliance(point, &t)
+                } else {
+                    1.0
+                };
+                if !(kt > 0.0 && kt.is_finite()) {
+                    continue;
+                }
+                let mut next = across[k][corner] - t * (speed / kt);
+                if next.norm() > limit {
+                    next *= limit / next.norm();
+                }
+                let change = next - across[k][corner];
+                across[k][corner] = next;
+                push(bodies, c, point, change);
+                largest = largest.max(change.norm() * kt);
+            }
+        }
+        if largest <= tolerance {
+            break;
+        }
+    }
+    let warm = contacts
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            c.corners
+                .iter()
+                .enumerate()
+                .map(|(corner, &point)| WarmCorner {
+                    point,
+                    normal: normal[k][corner],
+                    across: across[k][corner],
+                })
+                .collect()
+        })
+        .collect();
+    Solution { held, warm }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: f64 = 9.81;
+    const TICK: f64 = 0.01;
+
+    fn floor() -> SolverBody {
+        SolverBody {
+            inverse_mass: 0.0,
+            inverse_inertia: Matrix3::zeros(),
+            position: Vector3::zeros(),
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+        }
+    }
+
+    /// A unit cube of mass `m` at height `y` with velocity `v` after a tick of gravity.
+    fn cube(m: f64, y: f64, v: Vector3<f64>) -> SolverBody {
+        SolverBody {
+            inverse_mass: 1.0 / m,
+            inverse_inertia: Matrix3::identity() * (6.0 / m),
+            position: Vector3::new(0.0, y, 0.0),
+            velocity: v - Vector3::new(0.0, G * TICK, 0.0),
+            angular_velocity: Vector3::zeros(),
+        }
+    }
+
+    fn face(a: usize, b: usize, y: f64, friction: f64) -> SolverContact {
+        SolverContact {
+            a,
+            b,
+            corners: [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+                .map(|(x, z)| Vector3::new(x, y, z))
+                .to_vec(),
+            normal: Vector3::y(),
+            friction,
+            target: 0.0,
+            warm: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_cube_resting_on_the_floor_is_held_by_its_weight_and_stays_still() {
+        let mut bodies = [floor(), cube(2.0, 0.5, Vector3::zeros())];
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100);
+        let held = solution.held[1];
+        assert!((held.impulse - Vector3::new(0.0, 2.0 * G * TICK, 0.0)).norm() < 1e-9);
+        assert!(held.angular.norm() < 1e-9);
+        assert!(bodies[1].velocity.norm() < 1e-9);
+        assert!(bodies[1].angular_velocity.norm() < 1e-9);
+    }
+
+    #[test]
+    fn a_stack_shares_the_weight_of_everything_above_each_contact() {
+        let mut bodies = [
+            floor(),
+            cube(1.0, 0.5, Vector3::zeros()),
+            cube(1.0, 1.5, Vector3::zeros()),
+            cube(1.0, 2.5, Vector3::zeros()),
+        ];
+        let contacts = [
+            face(0, 1, 0.0, 0.5),
+            face(1, 2, 1.0, 0.5),
+            face(2, 3, 2.0, 0.5),
+        ];
+        let solution = solve(&mut bodies, &contacts, 1e-12, 500);
+        for (k, below) in [3.0, 2.0, 1.0].into_iter().enumerate() {
+            let total: f64 = solution.warm[k].iter().map(|w| w.normal).sum();
+            assert!((total - below * G * TICK).abs() < 1e-6, "{k}: {total}");
+        }
+        for body in &bodies[1..] {
+            assert!(body.velocity.norm() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn sliding_is_slowed_by_friction_times_the_weight_and_no_more() {
+        let mu = 0.3;
+        let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(2.0, 0.0, 0.0))];
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, mu)], 1e-12, 200);
+        // Still sliding: the friction impulse is μ times the normal one, against the motion.
+        assert!((solution.held[1].impulse.x + mu * G * TICK).abs() < 1e-9);
+        assert!((bodies[1].velocity.x - (2.0 - mu * G * TICK)).abs() < 1e-9);
+        assert!(bodies[1].velocity.y.abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_slow_slide_within_the_cone_stops() {
+        let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.01, 0.0, 0.0))];
+        solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 200);
+        assert!(bodies[1].velocity.norm() < 1e-9);
+    }
+
+    #[test]
+    fn a_contact_never_pulls_bodies_together() {
+        let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.0, 3.0, 0.0))];
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100);
+        assert_eq!(solution.held[1].impulse, Vector3::zeros());
+    }
+}
