@@ -6,6 +6,7 @@ mod edit;
 mod edit_bus;
 mod eval;
 mod export;
+mod export_html;
 mod host;
 mod limits;
 mod live;
@@ -37,7 +38,8 @@ pub enum Command {
     /// errors as FILE:LINE:COL: error: MSG.
     Render(render::RenderArgs),
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
-    /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
+    /// as glTF 2.0 (.gltf or .glb) with linear animation channels, or a scene or compound
+    /// document as a web page that plays its animations (html).
     Export(export::ExportArgs),
     /// Open a compound document with its animations embedded, to read and edit it.
     Host(host::HostArgs),
