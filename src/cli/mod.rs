@@ -7,6 +7,7 @@ mod edit_bus;
 mod eval;
 mod export;
 mod export_html;
+mod generate;
 mod host;
 mod limits;
 mod live;
@@ -48,6 +49,9 @@ pub enum Command {
     /// Run a scene live in real time, headless, with scripted drags; prints the final states
     /// and recorded trajectories as JSON.
     Live(live::LiveArgs),
+    /// Write manual pages or print shell completion (used by scripts/install).
+    #[command(subcommand, hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -62,6 +66,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Host(args) => host::run(args),
         Command::Slave(args) => slave::run(args),
         Command::Live(args) => live::run(args),
+        Command::Generate(args) => generate::run(args),
     }
 }
 
