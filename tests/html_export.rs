@@ -282,4 +282,6 @@ fn bad_input_is_refused_with_located_errors() {
         file.to_str().unwrap(),
     ]);
     assert!(message.contains("not a folder"), "{message}");
+    let message = fails(&["export", "/dev/null", "--format", "html", "-o", out_arg]);
+    assert!(message.contains("not a regular file"), "{message}");
 }

@@ -55,8 +55,15 @@ pub fn export(args: &ExportArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// True when the file's first character after a byte-order mark and white space is `<`.
+/// True when the file's first character after a byte-order mark and white space is `<`. Only
+/// a regular file is opened (a FIFO would block, a device never end).
 fn starts_with_markup(path: &Path) -> io::Result<bool> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file; expected a scene or a document",
+        ));
+    }
     let mut head = Vec::new();
     std::fs::File::open(path)?
         .take(4096)
