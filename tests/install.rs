@@ -187,9 +187,10 @@ fn install_passes_the_desktop_tools_and_uninstall_leaves_nothing() {
     assert!(!std::fs::read_to_string(&metainfo)
         .unwrap()
         .contains("<image"));
-    run(Command::new(repo().join("scripts/install"))
+    let output = run(Command::new(repo().join("scripts/install"))
         .arg("--uninstall")
         .arg(prefix));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "uninstall complained");
     let left: Vec<_> = std::fs::read_dir(prefix).unwrap().collect();
     assert!(left.is_empty(), "left behind: {:?}", files_under(prefix));
 }
