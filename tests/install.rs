@@ -190,7 +190,11 @@ fn install_passes_the_desktop_tools_and_uninstall_leaves_nothing() {
     let output = run(Command::new(repo().join("scripts/install"))
         .arg("--uninstall")
         .arg(prefix));
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "uninstall complained");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "",
+        "uninstall complained"
+    );
     let left: Vec<_> = std::fs::read_dir(prefix).unwrap().collect();
     assert!(left.is_empty(), "left behind: {:?}", files_under(prefix));
 }
