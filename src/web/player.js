@@ -455,7 +455,6 @@
       this.rate = 1;
       this.loop = true;
       this.playing = false;
-      this.frames = 0;
       this.userCamera = null;
       this.controls = {
         play: figure.querySelector(".asgard-play"),
@@ -593,7 +592,6 @@
     show() {
       const camera = this.userCamera || this.scene.sceneCamera(this.time);
       this.scene.draw(this.time, camera);
-      this.frames += 1;
       const c = this.controls;
       c.play.textContent = this.playing ? "Pause" : "Play";
       c.play.setAttribute("aria-pressed", String(this.playing));
