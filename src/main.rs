@@ -5,6 +5,8 @@ mod cli;
 use clap::Parser;
 use std::process::ExitCode;
 
+// The command line; `cli::generate` makes the manual pages and completion from it. (Not a
+// doc comment: clap would show one in --help.)
 #[derive(Parser)]
 #[command(
     name = "asgard",

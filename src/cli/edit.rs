@@ -31,6 +31,7 @@ pub fn run(args: EditArgs) -> ExitCode {
         }
     }
     let app = gtk::Application::builder()
+        // Also the name of the editor's launcher (data/applications/org.asgard.Editor.desktop).
         .application_id("org.asgard.Editor")
         .flags(gtk::gio::ApplicationFlags::NON_UNIQUE)
         .build();

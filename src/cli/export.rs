@@ -1,5 +1,6 @@
 //! `asgard export`: a scene at one time as a PPM picture, a PostScript line drawing or a
-//! Rayshade scene file, or its whole motion as glTF 2.0 (4.1.10).
+//! Rayshade scene file, or its whole motion as glTF 2.0 (4.1.10) or as a web page (HTML, which
+//! takes compound documents too: `export_html`).
 //!
 //! glTF carries the motion as one LINEAR animation channel per body for translation and one
 //! for rotation, sampled at every time any body's track has a point, so the file plays back
@@ -10,6 +11,7 @@
 
 use super::limits::RunLimitArgs;
 use super::scene_file::{check_output_folder, PictureArgs, SceneFile};
+use asgard::doc::DEFAULT_MAX_SIZE;
 use asgard::render::export::gltf::{self, Motion};
 use asgard::render::export::postscript::to_eps;
 use asgard::render::export::rayshade::to_rayshade;
@@ -33,32 +35,43 @@ pub enum ExportFormat {
     Gltf,
     /// Binary glTF 2.0, carrying the whole motion.
     Glb,
+    /// A web page, OUTPUT/index.html, playing the whole motion in any browser with WebGL;
+    /// FILE may also be a compound document, shown with its text.
+    Html,
 }
 
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// The scene file.
+    /// The scene file (for --format html, a scene or a compound document).
     pub file: PathBuf,
     #[arg(long, value_enum)]
     pub format: ExportFormat,
-    /// The file to write (atomically: a failure leaves the old file).
+    /// The file to write (atomically: a failure leaves the old file); for --format html, the
+    /// folder to write index.html into (made if it does not exist).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Replace OUTPUT even when it is read-only.
     #[arg(long)]
     pub force: bool,
     /// The time of a picture, drawing or Rayshade file, in seconds (default: the simulator's
-    /// start). glTF always carries the whole motion.
+    /// start). glTF and web pages always carry the whole motion.
     #[arg(long)]
     pub time: Option<f64>,
     #[command(flatten)]
     pub picture: PictureArgs,
     #[command(flatten)]
     pub limits: RunLimitArgs,
+    /// The largest document read by --format html, in bytes; larger ones are refused.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_SIZE)]
+    pub max_size: u64,
 }
 
 pub fn run(args: ExportArgs) -> ExitCode {
-    match SceneFile::load(&args.file).and_then(|file| export(&args, &file)) {
+    let result = match args.format {
+        ExportFormat::Html => super::export_html::export(&args),
+        _ => SceneFile::load(&args.file).and_then(|file| export(&args, &file)),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("{message}");

@@ -6,6 +6,8 @@ mod edit;
 mod edit_bus;
 mod eval;
 mod export;
+mod export_html;
+mod generate;
 mod host;
 mod limits;
 mod live;
@@ -37,7 +39,8 @@ pub enum Command {
     /// errors as FILE:LINE:COL: error: MSG.
     Render(render::RenderArgs),
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
-    /// as glTF 2.0 (.gltf or .glb) with linear animation channels.
+    /// as glTF 2.0 (.gltf or .glb) with linear animation channels, or a scene or compound
+    /// document as a web page that plays its animations (html).
     Export(export::ExportArgs),
     /// Open a compound document with its animations embedded, to read and edit it.
     Host(host::HostArgs),
@@ -46,6 +49,9 @@ pub enum Command {
     /// Run a scene live in real time, headless, with scripted drags; prints the final states
     /// and recorded trajectories as JSON.
     Live(live::LiveArgs),
+    /// Write manual pages or print shell completion (used by scripts/install).
+    #[command(subcommand, hide = true)]
+    Generate(generate::GenerateArgs),
 }
 
 pub fn run(command: Command) -> ExitCode {
@@ -60,6 +66,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Host(args) => host::run(args),
         Command::Slave(args) => slave::run(args),
         Command::Live(args) => live::run(args),
+        Command::Generate(args) => generate::run(args),
     }
 }
 

@@ -1,6 +1,8 @@
 //! What `asgard render` and `asgard export` share: reading a scene file, preparing its
 //! pictures, simulating it with a progress bar, and the options of the picture.
 
+use asgard::doc::Document;
+use asgard::lang::span::{LineCol, LineIndex};
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::frame::Frame;
 use asgard::render::offscreen::{OffscreenError, OffscreenTarget};
@@ -14,6 +16,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::Path;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A scene file evaluated and ready to be drawn.
@@ -23,6 +26,28 @@ pub struct SceneFile {
     pub text: String,
     pub scene: Scene,
     pub frames: SceneFrames,
+    /// Where the text is in the file `name`, for the line and column of messages.
+    pub origin: Origin,
+}
+
+/// Where a scene's text is: a file of its own, or one subdocument (by index) of a compound
+/// document, whose errors are then reported at their line and column in the document.
+#[derive(Clone)]
+pub enum Origin {
+    File,
+    Subdocument(Rc<Document>, usize),
+}
+
+impl Origin {
+    /// The line and column of byte `offset` of the scene `text` in its file.
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        match self {
+            Origin::File => LineIndex::new(text).line_col(text, offset),
+            Origin::Subdocument(document, index) => {
+                document.scene_line_col(&document.subdocuments()[*index], offset)
+            }
+        }
+    }
 }
 
 impl SceneFile {
@@ -32,8 +57,18 @@ impl SceneFile {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{name}: error: cannot read the scene: {e}"))?;
-        let scene = evaluate(&text).map_err(|e| e.diagnostic(&name))?;
+        SceneFile::evaluate(name, text, Origin::File)
+    }
+
+    /// Evaluates the scene `text` from the file `name`, where it lies as `origin` says.
+    pub fn evaluate(name: String, text: String, origin: Origin) -> Result<SceneFile, String> {
+        let scene = evaluate(&text).map_err(|mut e| {
+            e.at = origin.line_col(&text, e.span.start);
+            e.diagnostic(&name)
+        })?;
         for warning in &scene.warnings {
+            let mut warning = warning.clone();
+            warning.at = origin.line_col(&text, warning.span.start);
             eprintln!("{}", warning.diagnostic(&name));
         }
         let frames = SceneFrames::new(&scene).map_err(|e| format!("{name}: error: {e}"))?;
@@ -42,6 +77,7 @@ impl SceneFile {
             text,
             scene,
             frames,
+            origin,
         })
     }
 
@@ -66,7 +102,13 @@ impl SceneFile {
     /// Simulates the scene within `limits` until every body's motion is known up to `until`,
     /// with a progress bar on a terminal.
     pub fn simulate(&self, until: f64, limits: RunLimits) -> Result<SceneMotion, String> {
-        let located = |e: asgard::sim::physics::PhysicsError| e.diagnostic(&self.name, &self.text);
+        let located = |e: asgard::sim::physics::PhysicsError| match e.span() {
+            Some(span) => {
+                let at = self.origin.line_col(&self.text, span.start);
+                format!("{}:{at}: error: {e}", self.name)
+            }
+            None => format!("{}: error: {e}", self.name),
+        };
         // A solver, not a bare simulation: it detects and answers the collisions (a picture of
         // wall.asg used to show its bricks falling through the floor).
         let mut solver = Solver::with_limits(self.scene.clone(), Strategy::EventDriven, limits)

@@ -44,6 +44,15 @@ pub struct PresentationSize {
     pub height: u32,
 }
 
+impl PresentationSize {
+    /// The size of a presentation whose document names none: the one a slave asks its host
+    /// for (`PreferredSize`), and a web page's player's.
+    pub const DEFAULT: PresentationSize = PresentationSize {
+        width: 400,
+        height: 300,
+    };
+}
+
 /// The largest document [`Document::load`] reads: 16 MiB, far above any real compound
 /// document (the examples are a few kilobytes), and small enough that the tree of the most
 /// markup-dense document of that size stays under a gigabyte.

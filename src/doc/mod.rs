@@ -37,6 +37,7 @@ pub mod dtd;
 mod edit;
 mod error;
 pub mod escape;
+pub mod layout;
 mod reader;
 mod tree;
 

@@ -7,14 +7,16 @@
 //! the run it lands in, reported as a [`TextEdit`] for the window to write back with `doc`
 //! edits. (Animations are not child widgets of the text view: GTK 4.8's text view grows by
 //! the child's height every time an anchored child is resized, and a rendition's picture is
-//! resized with every frame.) Fields and headings are one-line entries.
+//! resized with every frame.) Fields and headings are one-line entries. What is shown, in
+//! which order, comes from [`crate::doc::layout`], which the web page export reads too.
 //!
 //! Text elements are named by their ordinal among the document's text elements
 //! ([`text_elements`]): editing text changes no structure, so ordinals stay valid across
 //! edits, while node ids do not.
 
 use super::animation::Animation;
-use crate::doc::{Document, InsertAt, NodeId, NodeKind, Tree};
+use crate::doc::layout::{self, Block, Inline};
+use crate::doc::{Document, InsertAt, NodeId};
 use gtk::pango;
 use gtk::prelude::*;
 use gtk4 as gtk;
@@ -32,29 +34,11 @@ pub struct TextEdit {
 /// Receives the reader's text edits.
 pub type EditSink = Rc<dyn Fn(TextEdit)>;
 
-/// The document's editable text elements in document order: every element holding character
-/// data only, except the scene text (`ASGARD`) and empty animations.
+/// The document's editable text elements in document order: those a reader sees as text
+/// ([`layout::is_text`]).
 pub fn text_elements(document: &Document) -> Vec<NodeId> {
     let tree = document.tree();
-    tree.all()
-        .filter(|&id| {
-            tree.element(id)
-                .is_some_and(|e| e.name != "ASGARD" && e.name != "ANIMATION")
-                && tree.is_text_element(id)
-        })
-        .collect()
-}
-
-/// A memo field's label.
-fn field_label(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "TO" => "To:",
-        "FROM" => "From:",
-        "CC" => "Cc:",
-        "DATE" => "Date:",
-        "SUBJECT" => "Subject:",
-        _ => return None,
-    })
+    tree.all().filter(|&id| layout::is_text(tree, id)).collect()
 }
 
 /// One run of a segment: a text element's characters between two marks of the buffer.
@@ -181,8 +165,8 @@ impl DocumentView {
             placed: Vec::new(),
             focused: Rc::new(Cell::new(None)),
         };
-        for &node in document.tree().roots() {
-            builder.node(node);
+        for block in layout::blocks(document) {
+            builder.block(block);
         }
         DocumentView {
             root,
@@ -234,37 +218,23 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn node(&mut self, id: NodeId) {
-        let tree = self.document.tree();
-        let Some(element) = tree.element(id) else {
-            return;
-        };
-        let name = element.name.as_str();
-        if let Some(label) = field_label(name) {
-            self.field(label, id);
-        } else if name == "TITLE" {
-            self.line(id, "asgard-title");
-        } else if name == "AUTHOR" {
-            self.line(id, "asgard-author");
-        } else if name == "HEADING" {
-            let level = element
-                .attribute("LEVEL")
-                .or_else(|| element.attributes.iter().find(|a| a.name.is_none()))
-                .map_or("1", |a| a.value.as_str());
-            let class = match level {
-                "2" => "asgard-heading-2",
-                "3" => "asgard-heading-3",
-                _ => "asgard-heading-1",
-            };
-            self.line(id, class);
-        } else if name == "PARAGRAPH" {
-            self.paragraph(id);
-        } else if name == "ANIMATION" {
-            let root = self.root.clone();
-            self.place_animation(id, &root);
-        } else if name != "ASGARD" {
-            for &child in tree.children(id) {
-                self.node(child);
+    fn block(&mut self, block: Block) {
+        match block {
+            Block::Field { label, element } => self.field(label, element),
+            Block::Title(id) => self.line(id, "asgard-title"),
+            Block::Author(id) => self.line(id, "asgard-author"),
+            Block::Heading { level, element } => {
+                let class = match level {
+                    2 => "asgard-heading-2",
+                    3 => "asgard-heading-3",
+                    _ => "asgard-heading-1",
+                };
+                self.line(element, class);
+            }
+            Block::Paragraph { element, items } => self.paragraph(element, &items),
+            Block::Animation(id) => {
+                let root = self.root.clone();
+                self.place_animation(id, &root);
             }
         }
     }
@@ -338,7 +308,7 @@ impl Builder<'_> {
         }
     }
 
-    fn paragraph(&mut self, id: NodeId) {
+    fn paragraph(&mut self, id: NodeId, items: &[Inline]) {
         let tree = self.document.tree();
         let index = self
             .document
@@ -348,23 +318,24 @@ impl Builder<'_> {
             .unwrap_or(0);
         let column = gtk::Box::new(gtk::Orientation::Vertical, 6);
         let mut segment: Option<Segment> = None;
-        for &child in tree.children(id) {
-            let NodeKind::Element(element) = &tree.node(child).kind else {
-                continue;
-            };
-            match self.ordinals.get(&child) {
-                Some(&ordinal) => segment.get_or_insert_with(|| Segment::new(index)).push_run(
-                    ordinal,
-                    tree.text_of(child),
-                    element.name == "EMPH",
-                ),
-                None => {
+        for item in items {
+            match *item {
+                Inline::Text {
+                    element,
+                    emphasised,
+                } => {
+                    let ordinal = self.ordinals[&element];
+                    segment.get_or_insert_with(|| Segment::new(index)).push_run(
+                        ordinal,
+                        tree.text_of(element),
+                        emphasised,
+                    );
+                }
+                Inline::Animation(animation) => {
                     if let Some(full) = segment.take() {
                         self.add_segment(full, &column);
                     }
-                    for animation in animations_in(tree, child) {
-                        self.place_animation(animation, &column);
-                    }
+                    self.place_animation(animation, &column);
                 }
             }
         }
@@ -384,18 +355,6 @@ impl Builder<'_> {
         segment.view.add_controller(focus);
         column.append(&segment.view);
         self.segments.push(segment);
-    }
-}
-
-/// The `ANIMATION` elements at or inside `id` (a `<DOCUMENT ANIMATION>` wrapper holds one).
-fn animations_in(tree: &Tree, id: NodeId) -> Vec<NodeId> {
-    match tree.element(id) {
-        Some(e) if e.name == "ANIMATION" => vec![id],
-        Some(_) => tree
-            .child_elements(id)
-            .flat_map(|c| animations_in(tree, c))
-            .collect(),
-        None => Vec::new(),
     }
 }
 

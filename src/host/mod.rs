@@ -29,8 +29,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use window::HostWindow;
 
-/// The application id; the host is not unique, so several may run at once.
-const APPLICATION_ID: &str = "org.asgard.Asgard1.Host";
+/// The application id, which is also the name of the host's launcher
+/// (`data/applications/org.asgard.Host.desktop`), so desktops match its windows to it; the
+/// host is not unique, so several may run at once.
+const APPLICATION_ID: &str = "org.asgard.Host";
 
 /// Opens `path` (or the example memo, see [`locate`]) in a host window and runs until the
 /// window closes. A document that cannot be read is reported, located, before any window

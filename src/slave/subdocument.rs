@@ -31,7 +31,10 @@ use std::time::{Duration, Instant};
 use zbus::zvariant::{OwnedObjectPath, Value};
 
 /// The rendition size the slave asks hosts for (`PreferredSize`).
-pub const PREFERRED_SIZE: (u32, u32) = (400, 300);
+pub const PREFERRED_SIZE: (u32, u32) = (
+    crate::doc::PresentationSize::DEFAULT.width,
+    crate::doc::PresentationSize::DEFAULT.height,
+);
 
 /// One subdocument's scene and renditions.
 pub struct Subdocument {

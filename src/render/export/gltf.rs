@@ -52,21 +52,14 @@ impl Motion {
     /// [`MAX_SAMPLES`], else evenly spaced), from the scene's start to its finish. Where a
     /// body's state jumps (a collision) the state after the jump is kept.
     pub fn sampled(scene: &Scene, motion: &SceneMotion) -> Motion {
-        let (start, finish) = (scene.simulator.start, scene.simulator.finish);
-        let bodies = scene.bodies.len();
-        let mut times: Vec<f64> = (0..bodies)
-            .flat_map(|b| motion.track(b, start).times)
-            .filter(|t| (start..=finish).contains(t))
-            .collect();
-        times.push(start);
-        times.sort_by(f64::total_cmp);
-        // glTF keeps times as 32-bit floats: times that round to the same one count once.
-        times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
-        if times.len() > MAX_SAMPLES {
-            let step = (finish - start) / (MAX_SAMPLES - 1) as f64;
-            times = (0..MAX_SAMPLES).map(|k| start + step * k as f64).collect();
-        }
-        let poses = (0..bodies)
+        let times = thinned(track_times(scene, motion), scene, MAX_SAMPLES);
+        Motion::at(scene, motion, times)
+    }
+
+    /// Every body's pose at each of `times`: the state after a jump at that time, the
+    /// initial state where the motion is not known.
+    pub fn at(scene: &Scene, motion: &SceneMotion, times: Vec<f64>) -> Motion {
+        let poses = (0..scene.bodies.len())
             .map(|b| {
                 let initial = BodyState::initial(&scene.bodies[b]);
                 times
@@ -77,6 +70,41 @@ impl Motion {
             .collect();
         Motion { times, poses }
     }
+}
+
+/// The scene's start and every time any body's track has a point up to its finish, in order,
+/// counting times that round to the same 32-bit float (as glTF keeps them) once.
+pub fn track_times(scene: &Scene, motion: &SceneMotion) -> Vec<f64> {
+    let start = scene.simulator.start;
+    sample_times(
+        scene,
+        (0..scene.bodies.len()).flat_map(|b| motion.track(b, start).times),
+    )
+}
+
+/// The scene's start and those of `times` from its start to its finish, in order, counting
+/// times that round to the same 32-bit float (as glTF keeps them) once.
+pub fn sample_times(scene: &Scene, times: impl IntoIterator<Item = f64>) -> Vec<f64> {
+    let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+    let mut times: Vec<f64> = times
+        .into_iter()
+        .filter(|t| (start..=finish).contains(t))
+        .collect();
+    times.push(start);
+    times.sort_by(f64::total_cmp);
+    times.dedup_by(|later, earlier| *later as f32 <= *earlier as f32);
+    times
+}
+
+/// `times` when there are at most `most` of them, else `most` evenly spaced times from the
+/// scene's start to its finish.
+pub fn thinned(times: Vec<f64>, scene: &Scene, most: usize) -> Vec<f64> {
+    if times.len() <= most {
+        return times;
+    }
+    let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+    let step = (finish - start) / (most.max(2) - 1) as f64;
+    (0..most.max(2)).map(|k| start + step * k as f64).collect()
 }
 
 /// A built glTF asset: its JSON document and its binary buffer.
@@ -433,8 +461,8 @@ fn floats<'a>(values: impl IntoIterator<Item = &'a f32>) -> Vec<u8> {
     values.into_iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Standard base64 with padding (RFC 4648), for the data URI.
-fn base64(bytes: &[u8]) -> String {
+/// Standard base64 with padding (RFC 4648), for the data URI (and the web page's data).
+pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

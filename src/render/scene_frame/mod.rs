@@ -253,6 +253,24 @@ impl SceneFrames {
         })
     }
 
+    /// Each of the scene's links at `time` as a line between its ends (`None` when an end
+    /// is not known then), in the scene's order: a web page's player keeps each link in
+    /// its own place over time, where [`Frame::lines`] holds only the links drawn.
+    pub fn link_lines(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        time: f64,
+    ) -> Vec<Option<Line>> {
+        let values = Values {
+            scene,
+            shapes: &self.shapes,
+            states,
+            time,
+        };
+        link_lines(&values).collect()
+    }
+
     /// The bodies for glTF export: their parts and initial poses.
     pub fn gltf_bodies(&self, scene: &Scene) -> Vec<gltf::Body> {
         scene
@@ -363,28 +381,29 @@ fn lights(values: &Values) -> Vec<Light> {
 
 /// Every link whose two ends are known at this time, as a line between them.
 fn links(values: &Values) -> Vec<Line> {
-    values
-        .scene
-        .links
-        .iter()
-        .filter_map(|link| {
-            let from = values
-                .named_state(&link.body1)?
-                .to_world(&link.offset1.value);
-            let to = match &link.target {
-                LinkTarget::Body { body2, offset2 } => {
-                    values.named_state(body2)?.to_world(&offset2.value)
-                }
-                LinkTarget::Point(point) => values.vector(point)?,
-                LinkTarget::Trajectory(name) => values.trajectory(name)?,
-            };
-            Some(Line {
-                from: Point3::from(from),
-                to: Point3::from(to),
-                colour: palette::LINK,
-            })
+    link_lines(values).flatten().collect()
+}
+
+/// Each link of the scene as a line between its ends, or `None` when an end is not known at
+/// this time.
+fn link_lines<'a>(values: &'a Values) -> impl Iterator<Item = Option<Line>> + 'a {
+    values.scene.links.iter().map(|link| {
+        let from = values
+            .named_state(&link.body1)?
+            .to_world(&link.offset1.value);
+        let to = match &link.target {
+            LinkTarget::Body { body2, offset2 } => {
+                values.named_state(body2)?.to_world(&offset2.value)
+            }
+            LinkTarget::Point(point) => values.vector(point)?,
+            LinkTarget::Trajectory(name) => values.trajectory(name)?,
+        };
+        Some(Line {
+            from: Point3::from(from),
+            to: Point3::from(to),
+            colour: palette::LINK,
         })
-        .collect()
+    })
 }
 
 /// Velocity and angular velocity arrows from every moving body's centre of mass, and force and
