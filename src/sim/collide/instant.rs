@@ -15,7 +15,7 @@
 //! island at once, takes them over instead of endless back-ups at one instant.
 
 use super::bodies::Kinematics;
-use super::contact::RESTING_TIME;
+use super::contact::{GUARD_FRACTION, RESTING_TIME};
 use super::ledger::{self, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
@@ -77,7 +77,7 @@ impl Detector {
             self.record_energy(&records, &before, &passes, time);
             self.update_persistence(&passes, &leftover, time);
             let scope: HashSet<usize> = passes.states.keys().copied().collect();
-            let next = self.next_window_end(time).min(self.end);
+            let next = self.next_window_end(time);
             let held = self.hold(time, next, Some(&scope), &passes.states, context);
             let mut request = BackUp {
                 time,
@@ -281,6 +281,7 @@ impl Detector {
                 rest_speed: 0.0,
                 approach_tolerance: self.approach_tolerance(*i, *j),
                 friction: (self.bodies[*i].friction * self.bodies[*j].friction).sqrt(),
+                recover: 0.0,
             };
             let pressing = self.pressing(*i, *j, &c.normal, time, &states, &woken, context);
             contact.rest_speed = pressing * RESTING_TIME * self.window;
@@ -289,6 +290,10 @@ impl Detector {
             let closing = -approach(&states[i], &states[j], &contact);
             contact.resting =
                 self.contacts.holds(*i, *j) || (pressing > 0.0 && closing < contact.rest_speed);
+            let reach = self.bodies[*i].reach + self.bodies[*j].reach;
+            if contact.resting && c.distance < -GUARD_FRACTION * reach {
+                contact.recover = -c.distance / self.window;
+            }
             contacts.push(contact);
             regions.push(region);
         }

@@ -58,6 +58,10 @@ pub(crate) struct ContactPoint {
     pub rest_speed: f64,
     /// The pair's friction coefficient.
     pub friction: f64,
+    /// For a resting contact sunk past the contact forces' guard depth, the speed it is given
+    /// apart to climb out over a check window (else 0): stopping it alone would leave it as
+    /// deep, to be found sunk again at the next look.
+    pub recover: f64,
     /// Approaching slower than this counts as not approaching: see
     /// [`Pair::approach_tolerance`](super::narrow::Pair).
     pub approach_tolerance: f64,
@@ -121,7 +125,12 @@ pub(crate) fn impact(
     } else {
         at_point
     };
-    if u >= -contact.approach_tolerance {
+    let target = if contact.resting {
+        contact.recover
+    } else {
+        0.0
+    };
+    if u >= target - contact.approach_tolerance {
         return Impact::Separating;
     }
     let k = compliance(a, b, &contact.point, &n);
@@ -129,7 +138,7 @@ pub(crate) fn impact(
         return Impact::Immovable;
     }
     let e = a.body.restitution * b.body.restitution;
-    let separating = if contact.resting { 0.0 } else { -e * u };
+    let separating = if contact.resting { target } else { -e * u };
     let corners = if over_region {
         region
     } else {

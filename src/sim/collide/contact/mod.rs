@@ -262,7 +262,7 @@ impl Detector {
     /// asks for the back-up that restarts what changed. Returns whether it asked for one.
     pub(super) fn tick(&mut self, tick: f64, context: &mut StepContext<'_>) -> bool {
         self.contacts.ticked = tick;
-        let next = self.next_window_end(tick).min(self.end);
+        let next = self.next_window_end(tick);
         let held = self.hold(tick, next, None, &HashMap::new(), context);
         let mut request = crate::sim::schedule::BackUp {
             time: tick,
@@ -694,7 +694,7 @@ impl Detector {
         self.inputs.set_contact(b, force, torque);
         if force != Vector3::zeros() || torque != Vector3::zeros() {
             self.contacts.gated.insert(b);
-            Some(self.next_window_end(time).min(self.end))
+            Some(self.next_window_end(time))
         } else {
             self.contacts.gated.remove(&b);
             Some(f64::INFINITY)
