@@ -14,7 +14,7 @@ use super::bodies::Kinematics;
 use super::islands::Islands;
 use super::narrow::{first_contact, ApproachBound, Found, Pair};
 use super::scratch::PerBody;
-use super::{contact, CollisionBody, Detector, DISTANCE_TOLERANCE, SPARSE_ACTIVE, TIME_TOLERANCE};
+use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, SPARSE_ACTIVE, TIME_TOLERANCE};
 use crate::geom::Aabb;
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::{StepContext, StepReport};
@@ -161,7 +161,7 @@ impl Detector {
                 b,
                 speed: ApproachBound::new(a, (&a0, &a1), b, (&b0, &b1), t1 - t0),
                 tolerance: if held {
-                    -contact::GUARD_FRACTION * reach
+                    -self.guard_depth(i, j)
                 } else {
                     DISTANCE_TOLERANCE * reach
                 },

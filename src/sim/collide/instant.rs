@@ -15,7 +15,7 @@
 //! island at once, takes them over instead of endless back-ups at one instant.
 
 use super::bodies::Kinematics;
-use super::contact::{GUARD_FRACTION, RESTING_TIME};
+use super::contact::RESTING_TIME;
 use super::ledger::{self, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
@@ -290,8 +290,7 @@ impl Detector {
             let closing = -approach(&states[i], &states[j], &contact);
             contact.resting =
                 self.contacts.holds(*i, *j) || (pressing > 0.0 && closing < contact.rest_speed);
-            let reach = self.bodies[*i].reach + self.bodies[*j].reach;
-            if contact.resting && c.distance < -GUARD_FRACTION * reach {
+            if contact.resting && c.distance < -self.guard_depth(*i, *j) {
                 contact.recover = -c.distance / self.window;
             }
             contacts.push(contact);

@@ -8,7 +8,7 @@
 //! than what the acceleration pressing the pair together gives over [`RESTING_TIME`] check
 //! windows, see `instant`) is stopped by a plastic impulse and becomes *persistent*: from then
 //! on the narrow phase watches the pair only for sinking into each other past a guard depth
-//! ([`GUARD_FRACTION`]), and at every contact tick (the end of each check window on the
+//! (`GUARD_FRACTION`), and at every contact tick (the end of each check window on the
 //! window grid) the persistent contacts of each *contact island* (the bodies joined by them,
 //! immovable bodies not joining) are solved together (see `solve`) for the force and torque
 //! that hold each body over the next tick. They enter the equations as the body's contact
@@ -18,7 +18,7 @@
 //!
 //! Over a tick an island's bodies' components are gated at its end (they compute up to it and
 //! wait), so that none runs ahead with forces the tick is about to change. A contact breaks
-//! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's reaches; the narrow phase
+//! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's size; the narrow phase
 //! then watches the pair as any other. An instant of collisions that involves bodies of an
 //! island (the wrecking ball striking a brick) resolves their persistent contacts with it (see
 //! `instant`) and solves their islands again at that instant.
@@ -47,18 +47,18 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// A slow contact is one closing slower than its pressing acceleration gives over this many
 /// check windows (contact ticks): it becomes persistent.
 pub(super) const RESTING_TIME: f64 = 2.0;
-/// A persistent contact breaks when its gap at a tick is more than this fraction of the sum of
-/// the pair's reaches.
+/// A persistent contact breaks when its gap at a tick is more than this fraction of the pair's
+/// size (see [`Detector::pair_size`]).
 const BREAK_FRACTION: f64 = 1e-3;
-/// An overlap up to this fraction of the sum of the pair's reaches is left alone...
+/// An overlap up to this fraction of the pair's size is left alone...
 const SLOP_FRACTION: f64 = 1e-5;
 /// ...a deeper one is pushed apart by this fraction of the rest per tick.
 const OVERLAP_PUSH: f64 = 0.5;
-/// A persistent pair found sunk into each other deeper than this fraction of the sum of its
-/// reaches, and still closing, is a collision like any other: its island is solved again at
-/// that instant (the loads of the last tick no longer hold it, as when a neighbour struck by
-/// an impact leans on it, or a pull drags it in).
-pub(super) const GUARD_FRACTION: f64 = 1e-3;
+/// A persistent pair found sunk into each other deeper than this fraction of the pair's size,
+/// and still closing, is a collision like any other: its island is solved again at that
+/// instant (the loads of the last tick no longer hold it, as when a neighbour struck by an
+/// impact leans on it, or a pull drags it in).
+const GUARD_FRACTION: f64 = 1e-3;
 /// Loads are solved for this fraction of a window at least.
 const MIN_HOLD: f64 = 0.5;
 /// Sweeps of one island's solve at most.
@@ -225,7 +225,19 @@ impl Detector {
             &b.pose(states.1),
             cache,
         );
-        found.contact.distance < -GUARD_FRACTION * (a.reach + b.reach)
+        found.contact.distance < -self.guard_depth(i, j)
+    }
+
+    /// The size the depths and gaps of pair `(i, j)` are measured against: the smaller body's
+    /// diameter (as far as its shape reaches from its centre of mass). Not the pair's sum: a
+    /// brick on a ten-metre floor may sink no deeper than on another brick.
+    pub(super) fn pair_size(&self, i: usize, j: usize) -> f64 {
+        2.0 * self.bodies[i].reach.min(self.bodies[j].reach)
+    }
+
+    /// How deep a persistent pair may sink into each other before it is a collision again.
+    pub(super) fn guard_depth(&self, i: usize, j: usize) -> f64 {
+        GUARD_FRACTION * self.pair_size(i, j)
     }
 
     /// Makes pair `(i, j)` persistent from `time` on (a slow contact stopped there).
@@ -413,9 +425,9 @@ impl Detector {
             let (pose_a, pose_b) = (a.pose(&sa), b.pose(&sb));
             let cache = self.caches.entry((i, j)).or_default();
             let found = closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, cache);
-            let reach = a.reach + b.reach;
+            let size = self.pair_size(i, j);
             let gap = found.contact.distance;
-            if gap > BREAK_FRACTION * reach {
+            if gap > BREAK_FRACTION * size {
                 self.contacts.pairs.remove(&(i, j));
                 continue;
             }
@@ -436,7 +448,7 @@ impl Detector {
             let target = if gap > 0.0 {
                 -gap / h
             } else {
-                OVERLAP_PUSH * (-gap - SLOP_FRACTION * reach).max(0.0) / h
+                OVERLAP_PUSH * (-gap - SLOP_FRACTION * size).max(0.0) / h
             };
             let warm = &self.contacts.pairs[&(i, j)].warm;
             let match_within = REGION_SLACK * a.reach.min(b.reach);
