@@ -482,7 +482,8 @@ fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
 
     drop((live, other, frames));
     drop(subdocument);
-    drop(connection);
+    // Closed, not dropped: the threads waiting on signals hold clones of it.
+    connection.close().unwrap();
     assert!(child.wait().unwrap().success());
 }
 
@@ -571,7 +572,8 @@ fn a_live_rendition_too_costly_for_real_time_slows_down_and_keeps_answering() {
     assert_eq!(live.live_rate().unwrap(), 1.0);
     drop((live, properties, rates, frames));
     drop(subdocument);
-    drop(connection);
+    // Closed, not dropped: the threads waiting on signals hold clones of it.
+    connection.close().unwrap();
     assert!(child.wait().unwrap().success());
 }
 
