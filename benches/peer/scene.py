@@ -85,7 +85,7 @@ def asgard_scene(balls, duration):
     ]
     for i, (p, v) in enumerate(zip(balls.positions, balls.velocities)):
         lines.append(
-            f"body b{i} shape ball mass {MASS!r} restitution 1 "
+            f"body b{i} shape ball mass {MASS!r} restitution 1 friction 0 "
             f"init_pos {{{_vector(p)}}} init_dpos {{{_vector(v)}}}"
         )
     return "\n".join(lines) + "\n"
