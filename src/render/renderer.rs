@@ -125,6 +125,22 @@ pub struct Renderer {
     instances: Vec<Instance>,
     keyed: Vec<(MeshKey, Instance)>,
     lines: Vec<LineVertex>,
+    /// What [`Renderer::prepare`] made for [`Renderer::submit`].
+    prepared: Option<Prepared>,
+}
+
+/// A prepared frame: its size, matrices and batches.
+struct Prepared {
+    width: u32,
+    height: u32,
+    projection: Matrix4<f64>,
+    view: Matrix4<f64>,
+    batches: Vec<Batch>,
+    objects: std::ops::Range<usize>,
+    outlines: std::ops::Range<usize>,
+    markers: std::ops::Range<usize>,
+    arrowheads: std::ops::Range<usize>,
+    handles: std::ops::Range<usize>,
 }
 
 impl Renderer {
@@ -164,6 +180,7 @@ impl Renderer {
                 instances: Vec::new(),
                 keyed: Vec::new(),
                 lines: Vec::new(),
+                prepared: None,
             })
         }
     }
@@ -203,7 +220,20 @@ impl Renderer {
     /// Draws `frame` into the bound framebuffer, whose drawable size is `width` × `height`
     /// pixels. Clears colour and depth first; the framebuffer needs a depth buffer. An empty
     /// drawable (a side of 0, as while a window is being laid out) draws nothing.
+    ///
+    /// The same as [`Renderer::prepare`], [`Renderer::upload`] and [`Renderer::submit`] in
+    /// turn; the benchmark calls those one by one to time each stage.
     pub fn draw(&mut self, frame: &Frame, width: u32, height: u32) -> Result<(), RenderError> {
+        self.prepare(frame, width, height)?;
+        self.upload();
+        self.submit(frame);
+        Ok(())
+    }
+
+    /// The first stage of [`Renderer::draw`], on the CPU only: the instances and lines of
+    /// `frame` in a picture of `width` × `height` pixels.
+    pub fn prepare(&mut self, frame: &Frame, width: u32, height: u32) -> Result<(), RenderError> {
+        self.prepared = None;
         if let Some((object, o)) = frame
             .objects
             .iter()
@@ -235,12 +265,64 @@ impl Renderer {
         );
         let handles = self.push_batch(&mut batches, MeshRef::Sphere, handle_instances(frame, &eye));
         self.fill_lines(frame, &eye);
+        self.prepared = Some(Prepared {
+            width,
+            height,
+            projection,
+            view: eye.view,
+            batches,
+            objects,
+            outlines,
+            markers,
+            arrowheads,
+            handles,
+        });
+        Ok(())
+    }
 
+    /// The second stage of [`Renderer::draw`]: the prepared instances and lines into their
+    /// GL buffers.
+    pub fn upload(&mut self) {
+        if self.prepared.is_none() {
+            return;
+        }
+        // SAFETY: the context is current (type invariant); the buffers belong to this renderer.
+        unsafe {
+            let gl = &self.gl;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&self.instances),
+                glow::STREAM_DRAW,
+            );
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.line_buffer));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&self.lines), glow::STREAM_DRAW);
+        }
+    }
+
+    /// The last stage of [`Renderer::draw`]: the GL calls that draw the prepared and uploaded
+    /// frame (which must be the `frame` given to [`Renderer::prepare`]).
+    pub fn submit(&mut self, frame: &Frame) {
+        let Some(prepared) = self.prepared.take() else {
+            return;
+        };
+        let Prepared {
+            width,
+            height,
+            projection,
+            view,
+            batches,
+            objects,
+            outlines,
+            markers,
+            arrowheads,
+            handles,
+        } = &prepared;
         // SAFETY: the context is current (type invariant); all buffers and arrays bound here
         // belong to this renderer, and each draw reads only the uploaded ranges.
         unsafe {
             let gl = &self.gl;
-            gl.viewport(0, 0, width as i32, height as i32);
+            gl.viewport(0, 0, *width as i32, *height as i32);
             let [r, g, b, a] = frame.background;
             gl.clear_color(r, g, b, a);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
@@ -255,14 +337,7 @@ impl Renderer {
             );
             gl.front_face(glow::CCW);
             gl.cull_face(glow::BACK);
-
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                as_bytes(&self.instances),
-                glow::STREAM_DRAW,
-            );
-            self.use_mesh_program(frame, &projection);
+            self.use_mesh_program(frame, projection);
 
             let object_primitive = if frame.wireframe {
                 gl.disable(glow::CULL_FACE);
@@ -272,30 +347,29 @@ impl Renderer {
                 gl.enable(glow::CULL_FACE);
                 Primitive::Triangles
             };
-            self.draw_batches(&batches[objects], object_primitive);
+            self.draw_batches(&batches[objects.clone()], object_primitive);
 
             gl.uniform_1_i32(self.mesh_program.lit.as_ref(), 0);
             gl.uniform_1_f32(self.mesh_program.depth_bias.as_ref(), OUTLINE_DEPTH_BIAS);
-            self.draw_batches(&batches[outlines], Primitive::Edges);
+            self.draw_batches(&batches[outlines.clone()], Primitive::Edges);
             gl.uniform_1_f32(self.mesh_program.depth_bias.as_ref(), 0.0);
 
             gl.uniform_1_i32(self.mesh_program.lit.as_ref(), 1);
             gl.enable(glow::CULL_FACE);
-            self.draw_batches(&batches[markers], Primitive::Triangles);
-            self.draw_batches(&batches[arrowheads], Primitive::Triangles);
+            self.draw_batches(&batches[markers.clone()], Primitive::Triangles);
+            self.draw_batches(&batches[arrowheads.clone()], Primitive::Triangles);
 
-            self.draw_lines(&eye.view, &projection);
+            self.draw_lines(view, projection);
 
             // Handles always show: they are drawn over a cleared depth buffer.
             gl.clear(glow::DEPTH_BUFFER_BIT);
             gl.use_program(Some(self.mesh_program.program));
-            self.draw_batches(&batches[handles], Primitive::Triangles);
+            self.draw_batches(&batches[handles.clone()], Primitive::Triangles);
 
             gl.disable(glow::CULL_FACE);
             gl.bind_vertex_array(None);
             gl.use_program(None);
         }
-        Ok(())
     }
 
     /// Spheres enclosing everything drawn, from the uploaded meshes' radii.
@@ -482,8 +556,6 @@ impl Renderer {
             &matrix_f32(&(projection * view)),
         );
         gl.bind_vertex_array(Some(self.line_array));
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.line_buffer));
-        gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, as_bytes(&self.lines), glow::STREAM_DRAW);
         gl.draw_arrays(glow::LINES, 0, self.lines.len() as i32);
     }
 }
