@@ -11,13 +11,17 @@
 //! - **read-back**: the pixels back into memory, as renditions and exports need them.
 //!
 //! Reported per stage in milliseconds of wall time per frame, with the process's processor
-//! time per frame (all threads, llvmpipe's included) and frames per second, against an empty
-//! frame measured in the same run.
+//! time per frame (all threads, llvmpipe's included) and frames per second, each count drawn
+//! in the same run with no looks (`Looks::NONE`: flat bodies on the background), with each of
+//! anti-aliasing, ground (with grid) and shadows alone, and with every look (`Looks::ALL`),
+//! each against the first.
 //!
-//! Run: `xvfb-run -a cargo bench --bench render` (no display is needed: EGL surfaceless).
+//! Run: `xvfb-run -a cargo bench --bench render` (no display is needed: EGL surfaceless);
+//! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the looks
+//! are off, aa, ground, shadow or on).
 
 use asgard::render::camera::Viewport;
-use asgard::render::frame::Frame;
+use asgard::render::frame::{Frame, Looks};
 use asgard::render::offscreen::OffscreenTarget;
 use asgard::render::scene_frame::{FrameOptions, SceneFrames};
 use asgard::scene::state::{BodyState, BodyStates};
@@ -29,7 +33,7 @@ use std::time::{Duration, Instant};
 const WIDTH: u32 = 640;
 const HEIGHT: u32 = 480;
 /// Each case runs for at least this long and at least `MIN_FRAMES` frames.
-const MEASURE: Duration = Duration::from_secs(3);
+const MEASURE: Duration = Duration::from_secs(2);
 const MIN_FRAMES: u32 = 5;
 /// Simulated seconds between frames.
 const FRAME_TIME: f64 = 1.0 / 60.0;
@@ -110,12 +114,13 @@ struct Case {
 }
 
 impl Case {
-    fn new(count: usize) -> Case {
+    fn new(count: usize, looks: Looks) -> Case {
         let scene = evaluate(&scene_text(count)).expect("the bench scene evaluates");
         let frames = SceneFrames::new(&scene).expect("the bench scene has meshes");
         let states = Turning { scene: &scene };
         let options = FrameOptions {
             camera: frames.movie_camera(&scene, &states, &[0.0]),
+            looks,
             ..FrameOptions::default()
         };
         Case {
@@ -154,7 +159,7 @@ impl Case {
             let t2 = Instant::now();
             renderer.upload();
             let t3 = Instant::now();
-            renderer.submit(&frame);
+            renderer.submit().expect("submit");
             // SAFETY: the target's context is current (bind made it so).
             unsafe { renderer.gl().finish() };
             let t4 = Instant::now();
@@ -183,6 +188,34 @@ impl Case {
     }
 }
 
+/// The looks measured: none, each alone, all.
+const VARIANTS: [(&str, Looks); 5] = [
+    ("off", Looks::NONE),
+    (
+        "aa",
+        Looks {
+            antialias: true,
+            ..Looks::NONE
+        },
+    ),
+    (
+        "ground",
+        Looks {
+            ground: true,
+            grid: true,
+            ..Looks::NONE
+        },
+    ),
+    (
+        "shadow",
+        Looks {
+            shadows: true,
+            ..Looks::NONE
+        },
+    ),
+    ("on", Looks::ALL),
+];
+
 fn main() {
     let mut target = OffscreenTarget::new(WIDTH, HEIGHT).expect("off-screen EGL context");
     println!(
@@ -190,23 +223,45 @@ fn main() {
          ms per frame by stage, processor time per frame (all threads)"
     );
     println!(
-        "{:>8} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>9}",
-        "bodies", "frames/s", "scene", "instances", "upload", "draw", "read-back", "cpu", "× empty"
+        "{:>8} {:>6} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8}",
+        "bodies",
+        "looks",
+        "frames/s",
+        "scene",
+        "instances",
+        "upload",
+        "draw",
+        "read-back",
+        "cpu",
+        "÷ off"
     );
-    let (_, empty) = Case::new(0).measure(&mut target);
-    println!("{:>8} {:>9.1}  (baseline)", 0, empty);
-    for count in [10, 1_000, 10_000] {
-        let case = Case::new(count);
-        let (s, fps) = case.measure(&mut target);
-        println!(
-            "{count:>8} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {:>9.4}",
-            s.scene,
-            s.instances,
-            s.upload,
-            s.draw,
-            s.read_back,
-            s.cpu,
-            fps / empty
-        );
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let chosen = |count: usize, name: &str| match only.as_slice() {
+        [c, n] => c == &count.to_string() && n == name,
+        _ => true,
+    };
+    for count in [0, 10, 1_000, 10_000] {
+        let mut off = 0.0;
+        for (name, looks) in VARIANTS {
+            if !chosen(count, name) {
+                continue;
+            }
+            let (s, fps) = Case::new(count, looks).measure(&mut target);
+            if looks == Looks::NONE {
+                off = fps;
+            }
+            let ratio = if off > 0.0 {
+                format!("{:.3}", fps / off)
+            } else {
+                String::new()
+            };
+            println!(
+                "{count:>8} {name:>6} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {ratio:>8}",
+                s.scene, s.instances, s.upload, s.draw, s.read_back, s.cpu,
+            );
+        }
     }
 }

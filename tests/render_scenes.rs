@@ -58,7 +58,6 @@ fn editing(scene: &Scene, frames: &SceneFrames) -> FrameOptions {
         highlighted_handle: Some(0),
         selected_bodies: vec![0],
         trajectories: true,
-        grid: true,
         ..with_vectors(scene, frames)
     }
 }

@@ -238,7 +238,7 @@ fn side_panel(viewer: &Rc<Viewer>) -> gtk::Box {
         ("Trajectories", |o| &mut o.trajectories),
         ("Vectors", |o| &mut o.vectors),
         ("Links", |o| &mut o.links),
-        ("Grid", |o| &mut o.grid),
+        ("Grid", |o| &mut o.looks.grid),
         ("Wireframe", |o| &mut o.wireframe),
     ];
     for (name, flag) in flags {

@@ -1165,12 +1165,15 @@ pub fn initial_view(
         .camera
 }
 
-/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors and links on a grid,
-/// at handle scales fitted to the scene.
+/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors and links on the
+/// ground with every look and the axis gizmo, at handle scales fitted to the scene.
 pub fn initial_options(scales: HandleScales) -> FrameOptions {
     FrameOptions {
         handles: INITIAL_HANDLES.to_vec(),
-        grid: true,
+        looks: crate::render::frame::Looks {
+            gizmo: true,
+            ..crate::render::frame::Looks::ALL
+        },
         vectors: true,
         scales,
         ..FrameOptions::default()
