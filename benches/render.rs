@@ -17,15 +17,22 @@
 //! each against the first.
 //!
 //! Run: `xvfb-run -a cargo bench --bench render` (no display is needed: EGL surfaceless);
-//! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the looks
-//! are off, aa, ground, shadow or on).
+//! Last, the picture of a new graphical viewer (700 × 560) of the editor benchmark's scene
+//! (1,000 balls, each with a position and a velocity handle and its velocity arrow, the gizmo
+//! on with the other looks), the view turning around the still bodies: what the editor draws
+//! while the view is dragged.
+//!
+//! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the count
+//! may be `editor`, the looks off, aa, ground, shadow or on).
 
-use asgard::render::camera::Viewport;
+use asgard::render::camera::{Camera, Viewport};
 use asgard::render::frame::{Frame, Looks};
 use asgard::render::offscreen::OffscreenTarget;
-use asgard::render::scene_frame::{FrameOptions, SceneFrames};
-use asgard::scene::state::{BodyState, BodyStates};
+use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames};
+use asgard::scene::handles::HandleScales;
+use asgard::scene::state::{BodyState, BodyStates, InitialStates};
 use asgard::scene::{evaluate, Scene};
+use asgard::ui::graphical::{initial_options, initial_view};
 use glow::HasContext;
 use nalgebra::{UnitQuaternion, Vector3};
 use std::time::{Duration, Instant};
@@ -35,6 +42,8 @@ const HEIGHT: u32 = 480;
 /// Each case runs for at least this long and at least `MIN_FRAMES` frames.
 const MEASURE: Duration = Duration::from_secs(2);
 const MIN_FRAMES: u32 = 5;
+/// The picture of a graphical viewer in its window's default size, about.
+const EDITOR_VIEW: (u32, u32) = (700, 560);
 /// Simulated seconds between frames.
 const FRAME_TIME: f64 = 1.0 / 60.0;
 
@@ -106,14 +115,19 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// One case: a scene drawn frame after frame.
+/// One case: a scene drawn frame after frame, its bodies turning (playback) or the view
+/// turning around them (the editor's viewer while the view is dragged).
 struct Case {
     scene: Scene,
     frames: SceneFrames,
     options: FrameOptions,
+    size: (u32, u32),
+    /// The view turning around still bodies, from this camera.
+    orbit: Option<Camera>,
 }
 
 impl Case {
+    /// `count` bodies of [`scene_text`] turning, seen as a movie is.
     fn new(count: usize, looks: Looks) -> Case {
         let scene = evaluate(&scene_text(count)).expect("the bench scene evaluates");
         let frames = SceneFrames::new(&scene).expect("the bench scene has meshes");
@@ -127,18 +141,65 @@ impl Case {
             scene,
             frames,
             options,
+            size: (WIDTH, HEIGHT),
+            orbit: None,
+        }
+    }
+
+    /// The editor benchmark's scene (1,000 balls, each with a position and a velocity handle
+    /// and its velocity arrow) in a new graphical viewer's picture, the view turning.
+    fn editor(looks: Looks) -> Case {
+        let mut text = String::from("simulator finish 2\nshape_set ball desc {sphere 0.3}\n");
+        for i in 0..1000 {
+            let (x, y, z) = (i % 10, (i / 10) % 10, i / 100);
+            text.push_str(&format!(
+                "body b{i} shape ball init_pos {{{x} {y} {z}}} init_dpos {{0.5 0 0}}\n"
+            ));
+        }
+        let scene = evaluate(&text).expect("the editor scene evaluates");
+        let frames = SceneFrames::new(&scene).expect("the editor scene has meshes");
+        let mut options = initial_options(HandleScales::fitted(&scene, frames.shapes()));
+        options.looks = Looks {
+            gizmo: looks.antialias,
+            ..looks
+        };
+        let size = EDITOR_VIEW;
+        let viewport = Viewport::new(f64::from(size.0), f64::from(size.1));
+        let camera = initial_view(&scene, &frames, &options, &viewport);
+        Case {
+            scene,
+            frames,
+            options,
+            size,
+            orbit: Some(camera),
         }
     }
 
     fn frame(&self, time: f64) -> Frame {
-        let states = Turning { scene: &self.scene };
-        let viewport = Viewport::new(f64::from(WIDTH), f64::from(HEIGHT));
-        self.frames
-            .frame(&self.scene, &states, time, &self.options, &viewport)
+        let viewport = Viewport::new(f64::from(self.size.0), f64::from(self.size.1));
+        match self.orbit {
+            Some(camera) => {
+                let mut options = self.options.clone();
+                let mut turned = camera;
+                turned.rotation = camera.rotation
+                    * UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 0.5 * time);
+                options.camera = CameraChoice::Given(turned);
+                let states = InitialStates { scene: &self.scene };
+                self.frames
+                    .frame(&self.scene, &states, time, &options, &viewport)
+            }
+            None => {
+                let states = Turning { scene: &self.scene };
+                self.frames
+                    .frame(&self.scene, &states, time, &self.options, &viewport)
+            }
+        }
     }
 
     /// Draws frames until `MEASURE` has passed; the time per frame in each stage.
     fn measure(&self, target: &mut OffscreenTarget) -> (Stages, f64) {
+        let (width, height) = self.size;
+        target.resize(width, height).expect("resize");
         target.upload_missing(self.frames.meshes()).expect("upload");
         for k in 0..3 {
             target
@@ -155,7 +216,7 @@ impl Case {
             let frame = self.frame(time);
             let t1 = Instant::now();
             let renderer = target.bind().expect("bind");
-            renderer.prepare(&frame, WIDTH, HEIGHT).expect("prepare");
+            renderer.prepare(&frame, width, height).expect("prepare");
             let t2 = Instant::now();
             renderer.upload();
             let t3 = Instant::now();
@@ -187,6 +248,9 @@ impl Case {
         (per_frame, n / seconds)
     }
 }
+
+/// Stands for the editor's case in the list of body counts.
+const EDITOR: usize = usize::MAX;
 
 /// The looks measured: none, each alone, all.
 const VARIANTS: [(&str, Looks); 5] = [
@@ -240,16 +304,22 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     let chosen = |count: usize, name: &str| match only.as_slice() {
+        [c, n] if count == EDITOR => c == "editor" && n == name,
         [c, n] => c == &count.to_string() && n == name,
         _ => true,
     };
-    for count in [0, 10, 1_000, 10_000] {
+    for count in [0, 10, 1_000, 10_000, EDITOR] {
         let mut off = 0.0;
         for (name, looks) in VARIANTS {
             if !chosen(count, name) {
                 continue;
             }
-            let (s, fps) = Case::new(count, looks).measure(&mut target);
+            let case = if count == EDITOR {
+                Case::editor(looks)
+            } else {
+                Case::new(count, looks)
+            };
+            let (s, fps) = case.measure(&mut target);
             if looks == Looks::NONE {
                 off = fps;
             }
@@ -257,6 +327,11 @@ fn main() {
                 format!("{:.3}", fps / off)
             } else {
                 String::new()
+            };
+            let count = if count == EDITOR {
+                "editor".to_string()
+            } else {
+                count.to_string()
             };
             println!(
                 "{count:>8} {name:>6} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {ratio:>8}",

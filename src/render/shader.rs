@@ -8,6 +8,7 @@
 //!   ground hemisphere, a little specular, a rim on highlighted bodies) or flat-coloured;
 //! - [`DepthProgram`]: shadow casters seen from the key light, depth only;
 //! - [`OutlineProgram`]: outlines of selected and hovered bodies;
+//! - [`HandleProgram`]: handles, as discs shaded like spheres;
 //! - [`LineProgram`]: coloured lines;
 //! - [`GroundProgram`]: the ground plane with its grid, fading out, receiving shadows;
 //! - [`AntialiasProgram`]: edge smoothing over the finished picture.
@@ -66,6 +67,8 @@ const LINE_VERTEX: &str = include_str!("shaders/line.vert");
 const LINE_FRAGMENT: &str = include_str!("shaders/line.frag");
 const GROUND_VERTEX: &str = include_str!("shaders/ground.vert");
 const GROUND_FRAGMENT: &str = include_str!("shaders/ground.frag");
+const HANDLE_VERTEX: &str = include_str!("shaders/handle.vert");
+const HANDLE_FRAGMENT: &str = include_str!("shaders/handle.frag");
 const OUTLINE_VERTEX: &str = include_str!("shaders/outline.vert");
 const OUTLINE_FRAGMENT: &str = include_str!("shaders/outline.frag");
 const SCREEN_VERTEX: &str = include_str!("shaders/screen.vert");
@@ -173,6 +176,31 @@ impl OutlineProgram {
             view: uniform("u_view"),
             projection: uniform("u_projection"),
             pixel: uniform("u_pixel"),
+        })
+    }
+}
+
+/// The handle program: discs facing the eye shaded as spheres.
+pub struct HandleProgram {
+    pub program: glow::Program,
+    pub view: Location,
+    pub projection: Location,
+    pub per_pixel: Location,
+}
+
+impl HandleProgram {
+    /// Compiles and links the program.
+    ///
+    /// # Safety
+    /// `gl` must be current on this thread.
+    pub unsafe fn new(gl: &glow::Context, dialect: ShaderDialect) -> Result<Self, String> {
+        let program = link(gl, dialect, "", HANDLE_VERTEX, HANDLE_FRAGMENT)?;
+        let uniform = |name| gl.get_uniform_location(program, name);
+        Ok(HandleProgram {
+            program,
+            view: uniform("u_view"),
+            projection: uniform("u_projection"),
+            per_pixel: uniform("u_per_pixel"),
         })
     }
 }
@@ -296,6 +324,7 @@ pub struct Programs {
     ground: HashMap<GroundVariant, GroundProgram>,
     pub depth: DepthProgram,
     pub outline: OutlineProgram,
+    pub handle: HandleProgram,
     pub line: LineProgram,
     pub antialias: AntialiasProgram,
 }
@@ -313,6 +342,7 @@ impl Programs {
             ground: HashMap::new(),
             depth: DepthProgram::new(gl, dialect)?,
             outline: OutlineProgram::new(gl, dialect)?,
+            handle: HandleProgram::new(gl, dialect)?,
             line: LineProgram::new(gl, dialect)?,
             antialias: AntialiasProgram::new(gl, dialect)?,
         };
@@ -385,6 +415,7 @@ impl Programs {
         for program in variants.chain(grounds).chain([
             self.depth.program,
             self.outline.program,
+            self.handle.program,
             self.line.program,
             self.antialias.program,
         ]) {

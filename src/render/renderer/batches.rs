@@ -24,8 +24,9 @@ const HIGHLIGHT_GROWTH: f64 = 1.5;
 const ARROWHEAD_PIXELS: f64 = 14.0;
 /// Radius of trajectory control-point markers, in pixels.
 const MARKER_PIXELS: f64 = 3.5;
-/// Level of detail of the sphere used for handles and markers.
-pub(super) const HANDLE_SPHERE_LEVEL: u32 = 1;
+/// Level of detail of the sphere used for trajectory markers: the coarsest, since they are a
+/// few pixels across.
+pub(super) const MARKER_SPHERE_LEVEL: u32 = 0;
 /// The renderer's sphere levels (8 × 2ⁿ segments around) go up to this.
 pub(super) const MAX_SPHERE_LEVEL: u32 = 4;
 /// How far (pixels) a sphere's outline may fall inside the true circle.
@@ -76,6 +77,8 @@ pub(super) enum MeshRef {
     Scene(MeshKey),
     /// The unit sphere of a level of detail.
     Sphere(u32),
+    /// A square from −1 to 1 in x and y: handles are drawn as discs on it.
+    Disc,
     Arrowhead,
     /// The gizmo's axis shafts.
     Shaft,
@@ -108,7 +111,7 @@ pub(super) struct Eye<'a> {
     /// World (relative to `origin`) to eye.
     pub view: Matrix4<f64>,
     /// Eye units per pixel at unit depth.
-    per_pixel: f64,
+    pub per_pixel: f64,
 }
 
 impl<'a> Eye<'a> {
@@ -299,11 +302,11 @@ impl Batches {
             self.list.len()..self.list.len()
         };
         let markers = marker_instances(frame, eye);
-        self.markers = self.push(MeshRef::Sphere(HANDLE_SPHERE_LEVEL), markers);
+        self.markers = self.push(MeshRef::Sphere(MARKER_SPHERE_LEVEL), markers);
         let arrowheads = arrowhead_instances(frame, eye);
         self.arrowheads = self.push(MeshRef::Arrowhead, arrowheads);
         let handles = handle_instances(frame, eye);
-        self.handles = self.push(MeshRef::Sphere(HANDLE_SPHERE_LEVEL), handles);
+        self.handles = self.push(MeshRef::Disc, handles);
     }
 
     /// The bodies: sorted near to far, cut into slabs, each slab grouped by mesh; with
@@ -575,10 +578,13 @@ fn arrowhead_instances(frame: &Frame, eye: &Eye) -> Vec<Instance> {
         .collect()
 }
 
+/// The handles, far to near: drawn over everything without a depth test, nearer handles
+/// cover farther ones.
 fn handle_instances(frame: &Frame, eye: &Eye) -> Vec<Instance> {
-    frame
-        .handles
-        .iter()
+    let mut handles: Vec<_> = frame.handles.iter().collect();
+    handles.sort_by(|a, b| eye.depth(&b.position).total_cmp(&eye.depth(&a.position)));
+    handles
+        .into_iter()
         .map(|h| {
             let (pixels, colour) = if h.highlighted {
                 (

@@ -31,7 +31,7 @@ mod shadow;
 
 use super::camera::Viewport;
 use super::frame::{plane_axes, Frame, Light, Rgba};
-use super::mesh::{Mesh, MeshKey, MeshLibrary};
+use super::mesh::{Mesh, MeshKey, MeshLibrary, MeshShape, Vertex};
 use super::shader::{
     attribute, unit, GroundVariant, MeshProgram, MeshVariant, Programs, ShaderDialect, MAX_LIGHTS,
 };
@@ -89,6 +89,7 @@ struct Builtin {
     spheres: Vec<GpuMesh>,
     arrowhead: GpuMesh,
     shaft: GpuMesh,
+    disc: GpuMesh,
 }
 
 /// The frame's lights as the shaders take them.
@@ -127,6 +128,8 @@ struct Prepared {
     height: u32,
     view: Matrix4<f64>,
     projection: Matrix4<f64>,
+    /// Eye units per pixel at unit depth.
+    per_pixel: f64,
     lights: LightValues,
     background: Rgba,
     wireframe: bool,
@@ -219,6 +222,7 @@ impl Renderer {
                 spheres,
                 arrowhead: built(Mesh::cone(0.35, 1.0, 12))?,
                 shaft: built(Mesh::prism(gizmo::SHAFT_RADIUS, 1.0, 10))?,
+                disc: GpuMesh::upload(&gl, &disc())?,
             };
             let line_array = gl.create_vertex_array().map_err(RenderError::Gl)?;
             let line_buffer = gl.create_buffer().map_err(RenderError::Gl)?;
@@ -467,6 +471,7 @@ impl Renderer {
             height,
             view: eye.view,
             projection,
+            per_pixel: eye.per_pixel,
             lights: values,
             background: frame.background,
             wireframe: frame.wireframe,
@@ -681,11 +686,21 @@ impl Renderer {
             prepared.lines.clone(),
         );
 
-        // Handles always show: they are drawn over a cleared depth buffer.
-        gl.clear(glow::DEPTH_BUFFER_BIT);
-        gl.use_program(Some(mesh.program));
+        // Handles always show: they are drawn over everything, far to near.
         let handles = &batches.list[batches.handles.clone()];
-        self.draw_batches(handles, self.instance_buffer, Primitive::Triangles);
+        if !handles.is_empty() {
+            let program = &self.programs.handle;
+            gl.use_program(Some(program.program));
+            let view = matrix_f32(&prepared.view);
+            gl.uniform_matrix_4_f32_slice(program.view.as_ref(), false, &view);
+            let projection = matrix_f32(&prepared.projection);
+            gl.uniform_matrix_4_f32_slice(program.projection.as_ref(), false, &projection);
+            gl.uniform_1_f32(program.per_pixel.as_ref(), prepared.per_pixel as f32);
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
+            self.draw_batches(handles, self.instance_buffer, Primitive::Triangles);
+            gl.enable(glow::DEPTH_TEST);
+        }
 
         if prepared.antialias {
             self.antialias(destination, width, height);
@@ -925,6 +940,7 @@ impl Renderer {
             MeshRef::Sphere(level) => &self.builtin.spheres[level as usize],
             MeshRef::Arrowhead => &self.builtin.arrowhead,
             MeshRef::Shaft => &self.builtin.shaft,
+            MeshRef::Disc => &self.builtin.disc,
         }
     }
 
@@ -968,12 +984,11 @@ impl Drop for Renderer {
         unsafe {
             let gl = &self.gl;
             let builtin = &self.builtin;
-            for mesh in self
-                .meshes
-                .values()
-                .chain(&builtin.spheres)
-                .chain([&builtin.arrowhead, &builtin.shaft])
-            {
+            for mesh in self.meshes.values().chain(&builtin.spheres).chain([
+                &builtin.arrowhead,
+                &builtin.shaft,
+                &builtin.disc,
+            ]) {
                 mesh.delete(gl);
             }
             for buffer in [
@@ -995,6 +1010,26 @@ impl Drop for Renderer {
             }
             self.programs.delete(gl);
         }
+    }
+}
+
+/// A square from −1 to 1 in x and y, facing +z: the handles' discs are drawn on it.
+fn disc() -> Mesh {
+    let corner = |x: f32, y: f32| Vertex {
+        position: [x, y, 0.0],
+        normal: [0.0, 0.0, 1.0],
+    };
+    Mesh {
+        shape: MeshShape::Polyhedron,
+        vertices: vec![
+            corner(-1.0, -1.0),
+            corner(1.0, -1.0),
+            corner(1.0, 1.0),
+            corner(-1.0, 1.0),
+        ],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        edges: vec![[0, 1], [1, 2], [2, 3], [3, 0]],
+        polygons: vec![vec![0, 1, 2, 3]],
     }
 }
 

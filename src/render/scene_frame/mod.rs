@@ -37,12 +37,13 @@ use crate::render::frame::{
     Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
 };
 use crate::render::mesh::{MeshKey, MeshLibrary};
-use crate::scene::handles::{handles, Handle};
+use crate::scene::handles::{handles, Handle, HandleScales};
 use crate::scene::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
 use crate::scene::shapes::{SceneShapes, ShapeError};
 use crate::scene::state::BodyStates;
 use nalgebra::{Point3, Unit, Vector3};
 use std::fmt;
+use std::sync::OnceLock;
 use values::Values;
 
 /// The times of a movie from `from` to `to` at `fps` frames per second: `from`, then every
@@ -100,6 +101,10 @@ pub struct SceneFrames {
     bodies: Vec<Vec<BodyPart>>,
     /// Whether the scene has a floor of its own, so no ground is added under it.
     floor: bool,
+    /// Every handle of the scene at the scales of the first picture that showed handles:
+    /// they depend on the scene alone, not on the time, so they are found once, not at every
+    /// frame.
+    handles: OnceLock<(HandleScales, Vec<Handle>)>,
 }
 
 impl SceneFrames {
@@ -143,6 +148,7 @@ impl SceneFrames {
             meshes,
             bodies,
             floor,
+            handles: OnceLock::new(),
         })
     }
 
@@ -363,7 +369,19 @@ impl SceneFrames {
     }
 
     fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<FrameHandle> {
-        let all: Vec<Handle> = handles(scene, &self.shapes, &options.scales);
+        let found;
+        let all = match self.handles.get_or_init(|| {
+            (
+                options.scales,
+                handles(scene, &self.shapes, &options.scales),
+            )
+        }) {
+            (scales, all) if *scales == options.scales => all,
+            _ => {
+                found = handles(scene, &self.shapes, &options.scales);
+                &found
+            }
+        };
         all.iter()
             .enumerate()
             .filter(|(_, h)| options.handles.contains(&h.kind))
