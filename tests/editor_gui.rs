@@ -20,7 +20,7 @@ use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::{write_png, RgbaImage};
 use asgard::scene::{evaluate, Scene};
 use editor_support::*;
-use golden::{differences, golden, MAX_DIFFERING, REGENERATE};
+use golden::{differences, golden, intermediate_pixels, MAX_DIFFERING, REGENERATE};
 use nalgebra::Point3;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -365,6 +365,22 @@ fn a_body_typed_in_the_language_viewer_appears_after_update() {
         (differing(&editor.screenshot(area), &before, 24) > 200).then_some(())
     });
     expect_picture(&editor, area, "editor-typed-body");
+}
+
+/// The graphical viewer draws what `asgard render` and renditions draw (issue 29): the looks
+/// scene (tests/golden/looks.asg) with its ground, grid and shadows against the golden
+/// picture, smoothed edges, and the axis gizmo in the corner.
+#[test]
+fn the_viewer_shows_the_ground_grid_shadows_and_smooth_edges() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/looks.asg");
+    let editor = Editor::start(&scene);
+    let area = drawn_area(&editor);
+    expect_picture(&editor, area, "editor-looks");
+    let shot = editor.screenshot(area);
+    let smoothed: usize = (0..shot.height)
+        .map(|y| intermediate_pixels(&shot, y))
+        .sum();
+    assert!(smoothed >= 40, "{smoothed} smoothed edge pixels");
 }
 
 #[test]

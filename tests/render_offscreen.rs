@@ -48,10 +48,10 @@ const BACKGROUND: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
 const BACKGROUND_RGB: [i32; 3] = [26, 51, 77];
 
 /// The cube's front face (colour 0.6, 0.3, 0.2) under the default light: the sky's light
-/// (ambient 0.3 × the mean of sky (1.12, 1.12, 1.16) and ground bounce (0.62, 0.58, 0.55)
-/// for a face turned sideways) plus the light (0.85, 0.85, 0.82) from above at
+/// (ambient 0.38 × the mean of sky (1.12, 1.12, 1.16) and ground bounce (0.62, 0.58, 0.55)
+/// for a face turned sideways) plus the light (0.8, 0.8, 0.78) from above at
 /// cos = 0.55 / |(0.45, −1, −0.55)| = 0.448 to the face.
-const FRONT_FACE: [i32; 3] = [98, 49, 32];
+const FRONT_FACE: [i32; 3] = [105, 52, 34];
 
 fn cube_frame() -> Frame {
     Frame {
@@ -117,7 +117,7 @@ fn lambert_shading_follows_the_light() {
     let image = target.render(&frame).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [115, 57, 38],
+        [127, 63, 42],
         2,
         "front face at 60°",
     );
@@ -129,7 +129,7 @@ fn lambert_shading_follows_the_light() {
     let image = target.render(&frame).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [38, 19, 13],
+        [51, 25, 17],
         2,
         "front face unlit",
     );

@@ -135,8 +135,12 @@ fn golden_pictures_of_the_examples() {
     for case in CASES {
         let (scene, frames, motion) = simulated(case.example, case.time);
         target.upload_missing(frames.meshes()).unwrap();
+        // The ground under where the bodies went up to the picture's time, as `asgard
+        // render` puts it.
+        let stage = frames.stage(&scene, &motion, scene.simulator.start, case.time);
         let options = FrameOptions {
             camera: CameraChoice::Scene,
+            stage,
             ..(case.options)(&scene, &frames)
         };
         let frame = frames.frame(&scene, &motion, case.time, &options, &viewport);

@@ -212,7 +212,7 @@ impl Default for Frame {
             polylines: Vec::new(),
             ground: None,
             lights: Vec::new(),
-            ambient: 0.3,
+            ambient: 0.38,
             looks: Looks::default(),
             camera: Camera::default(),
             wireframe: false,
@@ -230,7 +230,7 @@ impl Frame {
     /// to the right of the default view, so shadows fall behind the bodies and to the right.
     pub const DEFAULT_LIGHT_DIRECTION: [f64; 3] = [0.45, -1.0, -0.55];
     /// The default light's colour.
-    pub const DEFAULT_LIGHT_COLOUR: Rgb = [0.85, 0.85, 0.82];
+    pub const DEFAULT_LIGHT_COLOUR: Rgb = [0.8, 0.8, 0.78];
 
     /// The lights in effect: the frame's own, or the default light from above.
     pub fn effective_lights(&self) -> Vec<Light> {

@@ -46,6 +46,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 
+/// The most a shadow darkens the ground (a share of its brightness).
+const MAX_GROUND_SHADOW: f32 = 0.55;
 /// Triangles in the ground's fan.
 const GROUND_SIDES: i32 = 48;
 /// The gizmo's own light, in its eye space: from the upper right, in front.
@@ -1062,7 +1064,8 @@ unsafe fn set_lights(gl: &glow::Context, p: &MeshProgram, lights: &LightValues) 
 }
 
 /// The share of the light falling on `ground` (the sky's and each light's, a light's by its
-/// angle to the ground at its origin and its mean colour) that light `key` brings.
+/// angle to the ground at its origin and its mean colour) that light `key` brings, at most
+/// [`MAX_GROUND_SHADOW`]: a shadow on the ground stays light enough to see the grid through.
 fn key_share(lights: &[Light], key: usize, ground: &super::frame::Ground, ambient: f32) -> f32 {
     let up = ground.normal.into_inner();
     let on_ground = |light: &Light| -> f64 {
@@ -1076,7 +1079,7 @@ fn key_share(lights: &[Light], key: usize, ground: &super::frame::Ground, ambien
     let total: f64 = lights.iter().map(on_ground).sum::<f64>() + 1.15 * f64::from(ambient);
     let key = lights.get(key).map_or(0.0, on_ground);
     if total > 0.0 {
-        (key / total) as f32
+        ((key / total) as f32).min(MAX_GROUND_SHADOW)
     } else {
         0.0
     }
