@@ -66,7 +66,18 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
         width: 1,
         height: 1,
     };
-    let handle_colour = editor.screenshot(centre).pixel(0, 0).unwrap();
+    // The first pictures may still change while the editor settles (the motion arriving):
+    // read the handle's colour once two pictures in a row are the same.
+    let mut last = editor.screenshot(area);
+    let steady = wait_for("the first picture to settle", || {
+        let now = editor.screenshot(area);
+        let same = now == last;
+        last = now.clone();
+        same.then_some(now)
+    });
+    let handle_colour = steady
+        .pixel((ball.0 - area.x) as u32, (ball.1 - area.y) as u32)
+        .unwrap();
 
     // Live on: the handles, which edit the initial state, are no longer drawn.
     let viewer = editor.window("Graphical viewer 1$");

@@ -174,7 +174,7 @@ fn rayshade_camera_matches_the_view() {
         .split_whitespace()
         .filter_map(|t| t.parse::<f64>().ok())
         .collect::<Vec<_>>();
-    assert_eq!(light[..3], [0.85, 0.85, 0.82]);
+    assert_eq!(light[..3], [0.8, 0.8, 0.78]);
     let towards = nalgebra::Vector3::new(light[3], light[4], light[5]).normalize();
     assert!(towards.y > 0.7, "the default light comes from {towards:?}");
 }

@@ -247,6 +247,24 @@ fn lines_are_drawn_in_their_colour() {
 }
 
 #[test]
+fn lines_show_over_the_ground_in_their_colour() {
+    let mut target = target();
+    let mut frame = stage_frame(Looks::ALL);
+    frame.lines.push(Line {
+        from: Point3::new(0.0, 0.6, 0.5),
+        to: Point3::new(2.5, 0.9, 0.5),
+        colour: [0.85, 0.1, 0.55, 1.0],
+    });
+    let image = target.render(&frame).unwrap();
+    save(&image, "stage-line");
+    // Where the line crosses the ground beside the cube, it shows in its own colour: the
+    // anti-aliasing pass keeps line pixels as they are.
+    let (x, y) = seen(&frame, Point3::new(2.0, 0.84, 0.5));
+    let found = (y - 2..=y + 2).any(|y| rgb(&image, x, y) == [217, 26, 140]);
+    assert!(found, "no line pixel near ({x}, {y})");
+}
+
+#[test]
 fn showcase_scene_renders_every_kind_of_element() {
     let mut target = target();
     let frame = showcase();

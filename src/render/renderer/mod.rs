@@ -683,9 +683,24 @@ impl Renderer {
             );
         }
 
+        if prepared.antialias {
+            // Line pixels get alpha 0, which tells the anti-aliasing pass to keep them.
+            gl.blend_func_separate(
+                glow::SRC_ALPHA,
+                glow::ONE_MINUS_SRC_ALPHA,
+                glow::ZERO,
+                glow::ZERO,
+            );
+        }
         self.draw_lines(
             &(prepared.projection * prepared.view),
             prepared.lines.clone(),
+        );
+        gl.blend_func_separate(
+            glow::SRC_ALPHA,
+            glow::ONE_MINUS_SRC_ALPHA,
+            glow::ONE,
+            glow::ONE_MINUS_SRC_ALPHA,
         );
 
         // Handles always show: they are drawn over everything, far to near.

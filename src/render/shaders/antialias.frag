@@ -2,7 +2,9 @@
 // times the drawing. On an edge (the pixel and its four diagonal neighbours differ enough in
 // brightness) the direction of the edge is estimated from the diagonal neighbours, and the
 // pixel becomes the mean of two bilinear samples taken along the edge on either side, so a
-// staircase becomes a ramp of intermediate values. Elsewhere the pixel is copied. Seven
+// staircase becomes a ramp of intermediate values. Elsewhere the pixel is copied, and so are
+// the pixels of lines (links, vectors, trajectories), which their pass marks with alpha 0:
+// smoothed, a line a pixel wide would fade into what is around it. Seven
 // texture reads a pixel: a software rasteriser runs both sides of the branch, so fewer reads,
 // not an early exit, is what makes it cheap.
 uniform sampler2D u_picture;
@@ -29,5 +31,6 @@ void main() {
     along = clamp(along / (min(abs(along.x), abs(along.y)) + damping), -4.0, 4.0) * u_texel;
     vec2 uv = gl_FragCoord.xy * u_texel;
     vec4 smoothed = 0.5 * (texture(u_picture, uv - 0.25 * along) + texture(u_picture, uv + 0.25 * along));
-    o_colour = hi - lo < max(0.03, 0.08 * hi) ? centre : smoothed;
+    bool keep = hi - lo < max(0.03, 0.08 * hi) || centre.a < 0.5;
+    o_colour = vec4(keep ? centre.rgb : smoothed.rgb, 1.0);
 }
