@@ -196,9 +196,10 @@ pub(super) struct Culled {
     late: Vec<Keyed>,
     /// Each body's footprint.
     footprints: Vec<Footprint>,
-    /// The late bodies found not hidden, and their batches.
+    /// The late bodies found not hidden, their batches, and which bodies they are.
     pub instances: Vec<Instance>,
     pub list: Vec<Batch>,
+    drawn: Vec<usize>,
 }
 
 impl Culled {
@@ -207,11 +208,17 @@ impl Culled {
         !self.footprints.is_empty()
     }
 
+    /// How many bodies the view has.
+    pub fn bodies(&self) -> usize {
+        self.footprints.len()
+    }
+
     fn clear(&mut self) {
         self.late.clear();
         self.footprints.clear();
         self.instances.clear();
         self.list.clear();
+        self.drawn.clear();
     }
 
     /// The footprints of `spheres` (world, relative to the frame's origin; one per body), and
@@ -252,7 +259,18 @@ impl Culled {
                 .iter()
                 .filter(|k| !tiles.hides(&footprints[k.object])),
         );
+        self.drawn.clear();
+        self.drawn.extend(scratch.iter().map(|k| k.object));
         push_slabs(scratch, &mut self.list, &mut self.instances);
+    }
+
+    /// `shown` (a body count long) with the late bodies drawn this frame added.
+    pub fn add_drawn(&self, shown: &mut [bool]) {
+        for &object in &self.drawn {
+            if let Some(seen) = shown.get_mut(object) {
+                *seen = true;
+            }
+        }
     }
 
     /// Per body, whether `tiles` (the finished view's depth) may show it.

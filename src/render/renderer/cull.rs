@@ -7,8 +7,9 @@
 //! body whose bounding sphere, projected, lies behind the farthest depth of every tile it
 //! covers (or off the picture) is hidden, and the rest are drawn in the second pass. The
 //! test is conservative: a body that could show is drawn, so the picture is exactly what
-//! drawing everything gives, whatever moved since the last frame. Finally the depth buffer is
-//! read again and every body tested against it, which gives the next frame's first pass.
+//! drawing everything gives, whatever moved since the last frame. Every few frames the
+//! finished depth buffer is read again and every body tested against it, which gives the next
+//! frames' first pass ([`Shown`]); in between, the bodies the second pass drew join it.
 //!
 //! Reading depth back stalls the pipeline (about a millisecond each at 640 × 480 on
 //! llvmpipe), so culling is used only for frames of many bodies, and not on OpenGL ES, which
@@ -18,6 +19,40 @@ use nalgebra::{Matrix4, Point3, Vector4};
 
 /// Frames with fewer bodies are drawn without culling.
 pub(super) const MIN_BODIES: usize = 200;
+/// The finished depth is read to find what a view shows every this many frames.
+const REFRESH: u32 = 4;
+
+/// What a view shows: per body, whether the finished depth showed it when last read, and
+/// the bodies drawn late since.
+#[derive(Default)]
+pub(super) struct Shown {
+    pub bodies: Vec<bool>,
+    /// Frames since the finished depth was last read.
+    age: u32,
+}
+
+impl Shown {
+    /// Per body of a frame of `count` bodies, whether it showed: nothing is known when the
+    /// count changed.
+    pub fn of(&self, count: usize) -> &[bool] {
+        if self.bodies.len() == count {
+            &self.bodies
+        } else {
+            &[]
+        }
+    }
+
+    /// Whether this frame of `count` bodies reads its finished depth to find what shows
+    /// (every few frames, and whenever the count changed).
+    pub fn due(&mut self, count: usize) -> bool {
+        self.age += 1;
+        let due = self.bodies.len() != count || self.age >= REFRESH;
+        if due {
+            self.age = 0;
+        }
+        due
+    }
+}
 /// The side of a depth tile, in pixels.
 const TILE: usize = 8;
 

@@ -36,7 +36,7 @@ use super::shader::{
     attribute, unit, GroundVariant, MeshProgram, MeshVariant, Programs, ShaderDialect, MAX_LIGHTS,
 };
 use batches::{fill_lines, Batch, Batches, Casters, Culling, Eye, MeshInfo, MeshRef};
-use cull::DepthTiles;
+use cull::{DepthTiles, Shown};
 use glow::HasContext;
 use gpu::{as_bytes, matrix_f32, GpuMesh, Instance, LineVertex, Primitive};
 use nalgebra::{Matrix4, Point3, Vector3};
@@ -191,8 +191,8 @@ pub struct Renderer {
     shadow_map: Option<ShadowMap>,
     /// What the shadow map holds.
     shadow_drawn: Option<ShadowDrawn>,
-    /// Per body, whether culling found the light seeing it when the map was last drawn.
-    shadow_shown: Vec<bool>,
+    /// What the light saw when the map was last drawn with culling.
+    shadow_shown: Shown,
     /// The casters culling found not hidden after the map's first pass.
     shadow_late_buffer: glow::Buffer,
     picture: Option<PictureTarget>,
@@ -200,8 +200,8 @@ pub struct Renderer {
     batches: Batches,
     casters: Casters,
     lines: Vec<LineVertex>,
-    /// Per body of the last frame, whether culling found it shown.
-    shown: Vec<bool>,
+    /// What the eye saw in the last frames drawn with culling.
+    shown: Shown,
     /// Depths read back for culling.
     depths: Vec<f32>,
     prepared: Option<Prepared>,
@@ -251,13 +251,13 @@ impl Renderer {
                 line_buffer,
                 shadow_map: None,
                 shadow_drawn: None,
-                shadow_shown: Vec::new(),
+                shadow_shown: Shown::default(),
                 shadow_late_buffer,
                 picture: None,
                 batches: Batches::default(),
                 casters: Casters::default(),
                 lines: Vec::new(),
-                shown: Vec::new(),
+                shown: Shown::default(),
                 depths: Vec::new(),
                 prepared: None,
             })
@@ -361,11 +361,7 @@ impl Renderer {
         let culling = self.dialect == ShaderDialect::Gl33Core
             && !frame.wireframe
             && frame.objects.len() >= cull::MIN_BODIES;
-        let shown: &[bool] = if self.shown.len() == frame.objects.len() {
-            &self.shown
-        } else {
-            &[]
-        };
+        let shown = self.shown.of(frame.objects.len());
         self.batches.fill(
             frame,
             &eye,
@@ -410,11 +406,7 @@ impl Renderer {
         };
         let mut shadow_stale = false;
         if let Some(view) = &shadow {
-            let shown: &[bool] = if self.shadow_shown.len() == frame.objects.len() {
-                &self.shadow_shown
-            } else {
-                &[]
-            };
+            let shown = self.shadow_shown.of(frame.objects.len());
             let light = Culling {
                 view: &view.view,
                 projection: &view.projection,
@@ -619,9 +611,14 @@ impl Renderer {
             self.late_buffer,
             Primitive::Triangles,
         );
-        self.read_depths(width, height);
-        let tiles = DepthTiles::new(&self.depths, width, height);
-        self.batches.culled.shown(&tiles, &mut self.shown);
+        let culled = &self.batches.culled;
+        if self.shown.due(culled.bodies()) {
+            self.read_depths(width, height);
+            let tiles = DepthTiles::new(&self.depths, width, height);
+            self.batches.culled.shown(&tiles, &mut self.shown.bodies);
+        } else {
+            culled.add_drawn(&mut self.shown.bodies);
+        }
     }
 
     /// The depth buffer of the bound framebuffer, into `depths`.
@@ -777,9 +774,15 @@ impl Renderer {
                 glow::STREAM_DRAW,
             );
             self.draw_depths(&self.casters.culled.list, self.shadow_late_buffer);
-            self.read_depths(view.size, view.size);
-            let tiles = DepthTiles::new(&self.depths, view.size, view.size);
-            self.casters.culled.shown(&tiles, &mut self.shadow_shown);
+            let culled = &self.casters.culled;
+            if self.shadow_shown.due(culled.bodies()) {
+                self.read_depths(view.size, view.size);
+                let tiles = DepthTiles::new(&self.depths, view.size, view.size);
+                let culled = &self.casters.culled;
+                culled.shown(&tiles, &mut self.shadow_shown.bodies);
+            } else {
+                culled.add_drawn(&mut self.shadow_shown.bodies);
+            }
         }
         self.gl.disable(glow::POLYGON_OFFSET_FILL);
         self.shadow_drawn = Some(ShadowDrawn {
