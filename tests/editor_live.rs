@@ -89,8 +89,10 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
     });
     assert_eq!(spring_pixels(&still), 0, "a spring before any pull");
 
-    // Shift and the left button pull the ball to the right and hold it there.
-    let to = (ball.0 + 150, ball.1 - 30);
+    // Shift and the left button pull the ball to the right and hold it there, three quarters
+    // of the way to the picture's edge: well outside the ball's outline, since the pull turns
+    // the grabbed point to the ball's side and the spring then shows only outside it.
+    let to = (ball.0 + (area.x + area.width - ball.0) * 3 / 4, ball.1 - 30);
     editor.xdotool(&["mousemove", &ball.0.to_string(), &ball.1.to_string()]);
     editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
     for k in 1..=6 {
