@@ -1,109 +1,342 @@
-//! Off-screen render + read-back speed at 640×480 for 10, 1,000 and 10,000 objects (half
-//! boxes, half spheres), reported as frames per second and as a ratio to an empty frame
-//! measured in the same run.
+//! Off-screen drawing speed at 640×480, stage by stage, for 10, 1,000 and 10,000 bodies (half
+//! boxes, half balls, on a cubic lattice) turning as in playback, so every frame has new poses.
 //!
-//! Run: `cargo bench --bench render`
+//! Each frame is timed in the stages it goes through:
+//!
+//! - **scene**: describing the frame from the scene and the bodies' states at its time
+//!   (`SceneFrames::frame`), as every viewer, rendition and export does;
+//! - **instances**: the renderer's work on the CPU (`Renderer::prepare`);
+//! - **upload**: the instance and line buffers handed to GL (`Renderer::upload`);
+//! - **draw**: the GL calls until the picture is finished (`Renderer::submit`, then `glFinish`);
+//! - **read-back**: the pixels back into memory, as renditions and exports need them.
+//!
+//! Reported per stage in milliseconds of wall time per frame, with the process's processor
+//! time per frame (all threads, llvmpipe's included) and frames per second, each count drawn
+//! in the same run with no looks (`Looks::NONE`: flat bodies on the background), with each of
+//! anti-aliasing, ground (with grid) and shadows alone, and with every look (`Looks::ALL`),
+//! each against the first.
+//!
+//! Run: `xvfb-run -a cargo bench --bench render` (no display is needed: EGL surfaceless);
+//! Last, the picture of a new graphical viewer (700 × 560) of the editor benchmark's scene
+//! (1,000 balls, each with a position and a velocity handle and its velocity arrow, the gizmo
+//! on with the other looks), the view turning around the still bodies: what the editor draws
+//! while the view is dragged.
+//!
+//! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the count
+//! may be `editor`, the looks off, aa, ground, shadow or on).
 
-use asgard::render::camera::{Bounds, Viewport};
-use asgard::render::frame::{Frame, Object};
-use asgard::render::mesh::{Mesh, MeshKey};
+use asgard::render::camera::{Camera, Viewport};
+use asgard::render::frame::{Frame, Looks};
 use asgard::render::offscreen::OffscreenTarget;
-use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames};
+use asgard::scene::handles::HandleScales;
+use asgard::scene::state::{BodyState, BodyStates, InitialStates};
+use asgard::scene::{evaluate, Scene};
+use asgard::ui::graphical::{initial_options, initial_view};
+use glow::HasContext;
+use nalgebra::{UnitQuaternion, Vector3};
 use std::time::{Duration, Instant};
 
 const WIDTH: u32 = 640;
 const HEIGHT: u32 = 480;
-const BOX: MeshKey = MeshKey(1);
-const BALL: MeshKey = MeshKey(2);
 /// Each case runs for at least this long and at least `MIN_FRAMES` frames.
 const MEASURE: Duration = Duration::from_secs(2);
 const MIN_FRAMES: u32 = 5;
+/// The picture of a graphical viewer in its window's default size, about.
+const EDITOR_VIEW: (u32, u32) = (700, 560);
+/// Simulated seconds between frames.
+const FRAME_TIME: f64 = 1.0 / 60.0;
 
-fn box_mesh() -> Mesh {
-    let points: Vec<Point3<f64>> = (0..8)
-        .map(|i| {
-            Point3::new(
-                if i & 1 == 0 { -0.4 } else { 0.4 },
-                if i & 2 == 0 { -0.4 } else { 0.4 },
-                if i & 4 == 0 { -0.4 } else { 0.4 },
-            )
-        })
-        .collect();
-    let faces = vec![
-        vec![0, 2, 3, 1],
-        vec![4, 5, 7, 6],
-        vec![0, 1, 5, 4],
-        vec![2, 6, 7, 3],
-        vec![0, 4, 6, 2],
-        vec![1, 3, 7, 5],
-    ];
-    Mesh::polyhedron(&points, &faces).expect("valid box")
-}
-
-/// `count` objects on a cubic lattice, alternately boxes and spheres, turned and coloured.
-fn frame(count: usize) -> Frame {
+/// `count` bodies on a cubic lattice one metre apart, alternately 0.8 m boxes and balls of
+/// radius 0.4, each turned a little differently.
+fn scene_text(count: usize) -> String {
     let side = (count as f64).cbrt().ceil().max(1.0) as usize;
-    let objects: Vec<Object> = (0..count)
-        .map(|i| {
-            let (x, y, z) = (i % side, (i / side) % side, i / (side * side));
-            let t = i as f64;
-            Object {
-                mesh: if i % 2 == 0 { BOX } else { BALL },
-                pose: Isometry3::from_parts(
-                    Translation3::new(x as f64, y as f64, z as f64),
-                    UnitQuaternion::from_euler_angles(0.3 * t, 0.7 * t, 0.1 * t),
-                ),
-                offset: Vector3::zeros(),
-                colour: [(x as f32 / side as f32), 0.5, (z as f32 / side as f32), 1.0],
-                selected: i % 97 == 0,
-            }
-        })
-        .collect();
-    let mut frame = Frame {
-        objects,
-        ..Frame::default()
-    };
-    let extent = side.saturating_sub(1) as f64;
-    let bounds = Bounds {
-        min: Point3::new(-0.5, -0.5, -0.5),
-        max: Point3::new(extent + 0.5, extent + 0.5, extent + 0.5),
-    };
-    frame.camera.rotation = UnitQuaternion::from_euler_angles(0.4, -0.6, 0.0);
-    frame
-        .camera
-        .fit(&bounds, &Viewport::new(f64::from(WIDTH), f64::from(HEIGHT)));
-    frame
+    let mut text = String::from(
+        "simulator finish 10\nshape_set cube desc {box {0.8 0.8 0.8}}\nshape_set ball desc {sphere 0.4}\n",
+    );
+    for i in 0..count {
+        let (x, y, z) = (i % side, (i / side) % side, i / (side * side));
+        let t = i as f64;
+        let shape = if i % 2 == 0 { "cube" } else { "ball" };
+        text.push_str(&format!(
+            "body b{i} shape {shape} init_pos {{{x} {y} {z}}} init_rot {{{:.3} {:.3} {:.3}}}\n",
+            (0.3 * t).sin(),
+            (0.7 * t).sin(),
+            (0.1 * t).sin()
+        ));
+    }
+    text
 }
 
-/// Frames per second of render + read-back for `frame`.
-fn measure(target: &mut OffscreenTarget, frame: &Frame) -> f64 {
-    for _ in 0..3 {
-        target.render(frame).expect("render");
-    }
-    let start = Instant::now();
-    let mut frames = 0;
-    while frames < MIN_FRAMES || start.elapsed() < MEASURE {
-        std::hint::black_box(target.render(frame).expect("render"));
-        frames += 1;
-    }
-    f64::from(frames) / start.elapsed().as_secs_f64()
+/// Every body at its initial position, turning about its own axis at its own rate: new poses
+/// at every time, as playback of a simulation has.
+struct Turning<'a> {
+    scene: &'a Scene,
 }
+
+impl BodyStates for Turning<'_> {
+    fn body_state(&self, body: usize, time: f64) -> Option<BodyState> {
+        let mut state = BodyState::initial(self.scene.bodies.get(body)?);
+        let b = body as f64;
+        let axis = Vector3::new(b.sin(), b.cos(), 0.5).normalize();
+        state.rotation =
+            UnitQuaternion::from_scaled_axis(axis * time * (1.0 + b % 3.0)) * state.rotation;
+        Some(state)
+    }
+}
+
+/// Milliseconds of wall time per stage, and the process's processor time.
+#[derive(Default, Clone, Copy)]
+struct Stages {
+    scene: f64,
+    instances: f64,
+    upload: f64,
+    draw: f64,
+    read_back: f64,
+    cpu: f64,
+}
+
+/// Processor time of this process so far (every thread), in seconds.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime, in clock ticks of 1/100 s (Linux's USER_HZ).
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// One case: a scene drawn frame after frame, its bodies turning (playback) or the view
+/// turning around them (the editor's viewer while the view is dragged).
+struct Case {
+    scene: Scene,
+    frames: SceneFrames,
+    options: FrameOptions,
+    size: (u32, u32),
+    /// The view turning around still bodies, from this camera.
+    orbit: Option<Camera>,
+}
+
+impl Case {
+    /// `count` bodies of [`scene_text`] turning, seen as a movie is.
+    fn new(count: usize, looks: Looks) -> Case {
+        let scene = evaluate(&scene_text(count)).expect("the bench scene evaluates");
+        let frames = SceneFrames::new(&scene).expect("the bench scene has meshes");
+        let states = Turning { scene: &scene };
+        let options = FrameOptions {
+            camera: frames.movie_camera(&scene, &states, &[0.0]),
+            looks,
+            ..FrameOptions::default()
+        };
+        Case {
+            scene,
+            frames,
+            options,
+            size: (WIDTH, HEIGHT),
+            orbit: None,
+        }
+    }
+
+    /// The editor benchmark's scene (1,000 balls, each with a position and a velocity handle
+    /// and its velocity arrow) in a new graphical viewer's picture, the view turning.
+    fn editor(looks: Looks) -> Case {
+        let mut text = String::from("simulator finish 2\nshape_set ball desc {sphere 0.3}\n");
+        for i in 0..1000 {
+            let (x, y, z) = (i % 10, (i / 10) % 10, i / 100);
+            text.push_str(&format!(
+                "body b{i} shape ball init_pos {{{x} {y} {z}}} init_dpos {{0.5 0 0}}\n"
+            ));
+        }
+        let scene = evaluate(&text).expect("the editor scene evaluates");
+        let frames = SceneFrames::new(&scene).expect("the editor scene has meshes");
+        let mut options = initial_options(HandleScales::fitted(&scene, frames.shapes()));
+        options.looks = Looks {
+            gizmo: looks.antialias,
+            ..looks
+        };
+        let size = EDITOR_VIEW;
+        let viewport = Viewport::new(f64::from(size.0), f64::from(size.1));
+        let camera = initial_view(&scene, &frames, &options, &viewport);
+        Case {
+            scene,
+            frames,
+            options,
+            size,
+            orbit: Some(camera),
+        }
+    }
+
+    fn frame(&self, time: f64) -> Frame {
+        let viewport = Viewport::new(f64::from(self.size.0), f64::from(self.size.1));
+        match self.orbit {
+            Some(camera) => {
+                let mut options = self.options.clone();
+                let mut turned = camera;
+                turned.rotation = camera.rotation
+                    * UnitQuaternion::from_axis_angle(&Vector3::y_axis(), 0.5 * time);
+                options.camera = CameraChoice::Given(turned);
+                let states = InitialStates { scene: &self.scene };
+                self.frames
+                    .frame(&self.scene, &states, time, &options, &viewport)
+            }
+            None => {
+                let states = Turning { scene: &self.scene };
+                self.frames
+                    .frame(&self.scene, &states, time, &self.options, &viewport)
+            }
+        }
+    }
+
+    /// Draws frames until `MEASURE` has passed; the time per frame in each stage.
+    fn measure(&self, target: &mut OffscreenTarget) -> (Stages, f64) {
+        let (width, height) = self.size;
+        target.resize(width, height).expect("resize");
+        target.upload_missing(self.frames.meshes()).expect("upload");
+        for k in 0..3 {
+            target
+                .render(&self.frame(f64::from(k) * FRAME_TIME))
+                .expect("render");
+        }
+        let mut total = Stages::default();
+        let mut frames = 0u32;
+        let cpu = cpu_seconds();
+        let start = Instant::now();
+        while frames < MIN_FRAMES || start.elapsed() < MEASURE {
+            let time = f64::from(frames) * FRAME_TIME;
+            let t0 = Instant::now();
+            let frame = self.frame(time);
+            let t1 = Instant::now();
+            let renderer = target.bind().expect("bind");
+            renderer.prepare(&frame, width, height).expect("prepare");
+            let t2 = Instant::now();
+            renderer.upload();
+            let t3 = Instant::now();
+            renderer.submit().expect("submit");
+            // SAFETY: the target's context is current (bind made it so).
+            unsafe { renderer.gl().finish() };
+            let t4 = Instant::now();
+            std::hint::black_box(target.read_back().expect("read back"));
+            let t5 = Instant::now();
+            let ms = |a: Instant, b: Instant| (b - a).as_secs_f64() * 1e3;
+            total.scene += ms(t0, t1);
+            total.instances += ms(t1, t2);
+            total.upload += ms(t2, t3);
+            total.draw += ms(t3, t4);
+            total.read_back += ms(t4, t5);
+            frames += 1;
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let n = f64::from(frames);
+        total.cpu = (cpu_seconds() - cpu) * 1e3;
+        let per_frame = Stages {
+            scene: total.scene / n,
+            instances: total.instances / n,
+            upload: total.upload / n,
+            draw: total.draw / n,
+            read_back: total.read_back / n,
+            cpu: total.cpu / n,
+        };
+        (per_frame, n / seconds)
+    }
+}
+
+/// Stands for the editor's case in the list of body counts.
+const EDITOR: usize = usize::MAX;
+
+/// The looks measured: none, each alone, all.
+const VARIANTS: [(&str, Looks); 5] = [
+    ("off", Looks::NONE),
+    (
+        "aa",
+        Looks {
+            antialias: true,
+            ..Looks::NONE
+        },
+    ),
+    (
+        "ground",
+        Looks {
+            ground: true,
+            grid: true,
+            ..Looks::NONE
+        },
+    ),
+    (
+        "shadow",
+        Looks {
+            shadows: true,
+            ..Looks::NONE
+        },
+    ),
+    ("on", Looks::ALL),
+];
 
 fn main() {
     let mut target = OffscreenTarget::new(WIDTH, HEIGHT).expect("off-screen EGL context");
-    target.upload_mesh(BOX, &box_mesh()).expect("upload box");
-    target
-        .upload_mesh(BALL, &Mesh::sphere(0.4, 1).expect("valid sphere"))
-        .expect("upload sphere");
-    let baseline = measure(&mut target, &frame(0));
-    println!("render {WIDTH}x{HEIGHT} off-screen, render + read-back (spheres: 16x8 segments)");
-    println!("{:>8} objects: {:>8.1} frames/s  (baseline)", 0, baseline);
-    for count in [10, 1_000, 10_000] {
-        let fps = measure(&mut target, &frame(count));
-        println!(
-            "{count:>8} objects: {fps:>8.1} frames/s  {:>6.3} × empty frame  {:>8.2} ms/frame",
-            fps / baseline,
-            1000.0 / fps
-        );
+    println!(
+        "render {WIDTH}x{HEIGHT} off-screen, bodies turning (new poses every frame); \
+         ms per frame by stage, processor time per frame (all threads)"
+    );
+    println!(
+        "{:>8} {:>6} {:>9} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8}",
+        "bodies",
+        "looks",
+        "frames/s",
+        "scene",
+        "instances",
+        "upload",
+        "draw",
+        "read-back",
+        "cpu",
+        "÷ off"
+    );
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let chosen = |count: usize, name: &str| match only.as_slice() {
+        [c, n] if count == EDITOR => c == "editor" && n == name,
+        [c, n] => c == &count.to_string() && n == name,
+        _ => true,
+    };
+    for count in [0, 10, 1_000, 10_000, EDITOR] {
+        let mut off = 0.0;
+        for (name, looks) in VARIANTS {
+            if !chosen(count, name) {
+                continue;
+            }
+            let case = if count == EDITOR {
+                Case::editor(looks)
+            } else {
+                Case::new(count, looks)
+            };
+            let (s, fps) = case.measure(&mut target);
+            if looks == Looks::NONE {
+                off = fps;
+            }
+            let ratio = if off > 0.0 {
+                format!("{:.3}", fps / off)
+            } else {
+                String::new()
+            };
+            let count = if count == EDITOR {
+                "editor".to_string()
+            } else {
+                count.to_string()
+            };
+            println!(
+                "{count:>8} {name:>6} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {ratio:>8}",
+                s.scene, s.instances, s.upload, s.draw, s.read_back, s.cpu,
+            );
+        }
     }
 }

@@ -20,7 +20,7 @@ use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::{write_png, RgbaImage};
 use asgard::scene::{evaluate, Scene};
 use editor_support::*;
-use golden::{differences, golden, MAX_DIFFERING, REGENERATE};
+use golden::{differences, golden, intermediate_pixels, MAX_DIFFERING, REGENERATE};
 use nalgebra::Point3;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -365,6 +365,110 @@ fn a_body_typed_in_the_language_viewer_appears_after_update() {
         (differing(&editor.screenshot(area), &before, 24) > 200).then_some(())
     });
     expect_picture(&editor, area, "editor-typed-body");
+}
+
+/// The graphical viewer draws what `asgard render` and renditions draw (issue 29): the looks
+/// scene (tests/golden/looks.asg) with its ground, grid and shadows against the golden
+/// picture, smoothed edges, and the axis gizmo in the corner.
+#[test]
+fn the_viewer_shows_the_ground_grid_shadows_and_smooth_edges() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/looks.asg");
+    let editor = Editor::start(&scene);
+    let area = drawn_area(&editor);
+    expect_picture(&editor, area, "editor-looks");
+    let shot = editor.screenshot(area);
+    let smoothed: usize = (0..shot.height)
+        .map(|y| intermediate_pixels(&shot, y))
+        .sum();
+    assert!(smoothed >= 40, "{smoothed} smoothed edge pixels");
+}
+
+/// View ▸ Shadows turns the shadows off (and on again): the menu is driven from the keyboard
+/// as a user without a mouse would (F10, then the arrow keys).
+#[test]
+fn the_view_menu_turns_the_shadows_off_and_on() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/looks.asg");
+    let editor = Editor::start(&scene);
+    let area = drawn_area(&editor);
+    let mut last = editor.screenshot(area);
+    let shadowed = wait_for("the first picture to settle", || {
+        let now = editor.screenshot(area);
+        let same = now == last;
+        last = now.clone();
+        same.then_some(now)
+    });
+    // Pixels at least 90 (summed over the channels) lighter in `b` than in `a`.
+    let lighter = |a: &RgbaImage, b: &RgbaImage| {
+        a.pixels
+            .chunks_exact(4)
+            .zip(b.pixels.chunks_exact(4))
+            .filter(|(p, q)| {
+                let sum = |x: &[u8]| x[..3].iter().map(|&c| i32::from(c)).sum::<i32>();
+                sum(q) >= sum(p) + 90
+            })
+            .count()
+    };
+    let viewer = editor.window("Graphical viewer 1$");
+    // The menu bar's first menu is Edit; View is next, opening on Reset view; Shadows
+    // follows.
+    let toggle_shadows = || {
+        editor.xdotool(&["windowfocus", "--sync", &viewer]);
+        editor.xdotool(&["key", "F10", "Right", "Down", "Return"]);
+    };
+    toggle_shadows();
+    let plain = wait_for("the shadows to go", || {
+        let now = editor.screenshot(area);
+        (lighter(&shadowed, &now) > 1000).then_some(now)
+    });
+    write_png(&output_dir("view-menu").join("no-shadows.png"), &plain).unwrap();
+    // Only the shadows went: the ground and the bodies stay (turning the ground off changes
+    // most of the picture).
+    let changed = differing(&plain, &shadowed, 8);
+    assert!(changed < 40_000, "{changed} pixels changed");
+    toggle_shadows();
+    wait_for("the shadows to come back", || {
+        (differing(&editor.screenshot(area), &shadowed, 8) < 50).then_some(())
+    });
+}
+
+/// How many pixels of `picture` are about `colour`.
+fn pixels_near(picture: &RgbaImage, colour: [u8; 3], tolerance: u8) -> usize {
+    picture
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| (0..3).all(|i| p[i].abs_diff(colour[i]) <= tolerance))
+        .count()
+}
+
+/// The body under the pointer is outlined in light blue, and only while the pointer is on it.
+#[test]
+fn the_body_under_the_pointer_is_highlighted() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let scene = evaluate(TWO_BALLS).unwrap();
+    let area = drawn_area(&editor);
+    let (camera, viewport) = first_view(&scene, area);
+    // Beside ball a's centre, off its position handle.
+    let a = camera
+        .project(&Point3::new(0.25, -0.2, 0.3), &viewport)
+        .unwrap();
+    let on_a = (area.x + a.x.round() as i32, area.y + a.y.round() as i32);
+    // The hover outline's light blue (0.45, 0.78, 1).
+    // (The blue ball b has some pixels of that colour too.)
+    let blue = [115, 199, 255];
+    let before = pixels_near(&editor.screenshot(area), blue, 12);
+    editor.xdotool(&["mousemove", &on_a.0.to_string(), &on_a.1.to_string()]);
+    wait_for("the outline of the ball under the pointer", || {
+        (pixels_near(&editor.screenshot(area), blue, 12) > before + 40).then_some(())
+    });
+    editor.xdotool(&[
+        "mousemove",
+        &(area.x + 5).to_string(),
+        &(area.y + 5).to_string(),
+    ]);
+    wait_for("the outline to go with the pointer", || {
+        (pixels_near(&editor.screenshot(area), blue, 12) == before).then_some(())
+    });
 }
 
 #[test]

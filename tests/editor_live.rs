@@ -66,7 +66,18 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
         width: 1,
         height: 1,
     };
-    let handle_colour = editor.screenshot(centre).pixel(0, 0).unwrap();
+    // The first pictures may still change while the editor settles (the motion arriving):
+    // read the handle's colour once two pictures in a row are the same.
+    let mut last = editor.screenshot(area);
+    let steady = wait_for("the first picture to settle", || {
+        let now = editor.screenshot(area);
+        let same = now == last;
+        last = now.clone();
+        same.then_some(now)
+    });
+    let handle_colour = steady
+        .pixel((ball.0 - area.x) as u32, (ball.1 - area.y) as u32)
+        .unwrap();
 
     // Live on: the handles, which edit the initial state, are no longer drawn.
     let viewer = editor.window("Graphical viewer 1$");
@@ -78,8 +89,10 @@ fn live_pull_is_drawn_and_kept_as_a_trajectory() {
     });
     assert_eq!(spring_pixels(&still), 0, "a spring before any pull");
 
-    // Shift and the left button pull the ball to the right and hold it there.
-    let to = (ball.0 + 150, ball.1 - 30);
+    // Shift and the left button pull the ball to the right and hold it there, three quarters
+    // of the way to the picture's edge: well outside the ball's outline, since the pull turns
+    // the grabbed point to the ball's side and the spring then shows only outside it.
+    let to = (ball.0 + (area.x + area.width - ball.0) * 3 / 4, ball.1 - 30);
     editor.xdotool(&["mousemove", &ball.0.to_string(), &ball.1.to_string()]);
     editor.xdotool(&["keydown", "shift", "mousedown", "1"]);
     for k in 1..=6 {

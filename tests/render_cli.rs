@@ -7,7 +7,9 @@ mod render_support;
 
 use render_support::ghostscript::ghostscript;
 use render_support::gltf_validator::{ensure_validator, validate};
-use render_support::golden::{differences, golden, read_png, MAX_DIFFERING};
+use render_support::golden::{
+    differences, golden, intermediate_pixels, read_png, MAX_DIFFERING, REGENERATE,
+};
 use render_support::output_dir;
 use render_support::rayshade_grammar::Checker;
 use std::path::{Path, PathBuf};
@@ -91,6 +93,77 @@ fn a_still_is_the_library_picture() {
     let bytes = std::fs::read(&ppm).unwrap();
     assert!(bytes.starts_with(b"P6\n32 24\n255\n"));
     assert_eq!(bytes.len(), 13 + 32 * 24 * 3);
+}
+
+/// `asgard render` of the looks scene (tests/golden/looks.asg) with every look, compared with
+/// its golden picture, and with each look turned off: the ground's grid lines, the shadows
+/// and the smoothed edges each show in the picture and go with their option.
+#[test]
+fn a_still_has_the_ground_grid_shadows_and_smooth_edges_unless_turned_off() {
+    let dir = output_dir("cli-looks");
+    let render = |name: &str, options: &[&str]| {
+        let png = dir.join(format!("{name}.png"));
+        let args = [
+            &["render", "tests/golden/looks.asg", "--size", "320x240"],
+            options,
+            &["-o", text(&png)],
+        ]
+        .concat();
+        succeed(&args);
+        read_png(&png)
+    };
+    let all = render("all", &[]);
+    let golden_path = golden("render-looks");
+    if std::env::var_os(REGENERATE).is_some() {
+        std::fs::copy(dir.join("all.png"), &golden_path).unwrap();
+    }
+    let (count, _) = differences(&all, &read_png(&golden_path));
+    assert!(
+        count as f64 / (320.0 * 240.0) <= MAX_DIFFERING,
+        "{count} pixels differ from {}",
+        golden_path.display()
+    );
+    // Pixels at least `by` darker in `a` than in `b` (summed over the channels).
+    let darker =
+        |a: &asgard::render::image::RgbaImage, b: &asgard::render::image::RgbaImage, by: i32| {
+            a.pixels
+                .chunks_exact(4)
+                .zip(b.pixels.chunks_exact(4))
+                .filter(|(p, q)| {
+                    let sum = |x: &[u8]| x[..3].iter().map(|&c| i32::from(c)).sum::<i32>();
+                    sum(p) + by <= sum(q)
+                })
+                .count()
+        };
+    let no_shadows = render("no-shadows", &["--no-shadows"]);
+    assert!(
+        darker(&all, &no_shadows, 60) > 800,
+        "no shadows to take away"
+    );
+    let no_grid = render("no-grid", &["--no-grid"]);
+    assert!(
+        darker(&all, &no_grid, 45) > 400,
+        "no grid lines to take away"
+    );
+    let no_ground = render("no-ground", &["--no-ground"]);
+    // The ground, a little darker than the background, covers much of the lower half.
+    assert!(
+        darker(&all, &no_ground, 20) > 15_000,
+        "no ground to take away"
+    );
+    let edges = |image| {
+        (0..240)
+            .map(|y| intermediate_pixels(image, y))
+            .sum::<usize>()
+    };
+    let hard = render("no-antialias", &["--no-msaa"]);
+    assert!(edges(&all) >= 40, "{} smoothed edge pixels", edges(&all));
+    assert!(
+        edges(&hard) * 4 < edges(&all),
+        "{} intermediate pixels without anti-aliasing, {} with",
+        edges(&hard),
+        edges(&all)
+    );
 }
 
 #[test]
@@ -350,10 +423,11 @@ fn postscript_of_an_example_renders_through_ghostscript() {
     ]);
     let (width, height, pixels) = ghostscript(&eps, &dir.join("double_pendulum.png"));
     assert_eq!((width, height), (320, 240));
-    // The light background with the blue rods drawn on it.
+    // The light background with the blue rods drawn on it (shaded by the light from above)
+    // over the grid.
     let bluish = pixels
         .chunks_exact(3)
-        .filter(|p| p[2] > 150 && p[0] < 120)
+        .filter(|p| p[2] > 90 && u16::from(p[2]) > u16::from(p[0]) + 30)
         .count();
     assert!(bluish > 500, "only {bluish} blue pixels");
     let ppm = dir.join("double_pendulum.ppm");

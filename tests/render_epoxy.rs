@@ -86,7 +86,7 @@ fn renderer_draws_through_epoxy_loaded_functions() {
         gl.delete_renderbuffer(depth);
     }
     assert!(
-        centre[0].abs_diff(191) <= 2 && centre[1].abs_diff(96) <= 2,
+        centre[0].abs_diff(105) <= 2 && centre[1].abs_diff(52) <= 2,
         "{centre:?}"
     );
     assert_eq!(corner, [0, 0, 0, 255]);

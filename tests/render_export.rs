@@ -83,8 +83,9 @@ fn nearer_faces_cover_farther_ones() {
     std::fs::write(&path, to_eps(&frame, &library(), WIDTH, HEIGHT).unwrap()).unwrap();
     let (width, _, pixels) = ghostscript(&path, &dir.join("two-cubes.png"));
     let [r, g, b] = rgb_at(&pixels, width, WIDTH / 2 + 5, HEIGHT / 2);
+    // The default light comes from above, so the face turned to the eye is half lit.
     assert!(
-        b > 150 && r < 60 && g < 80,
+        b > 100 && r < 60 && g < 80,
         "overlap shows {:?}, not the near blue cube",
         [r, g, b]
     );
@@ -126,13 +127,20 @@ fn rayshade_file_follows_the_rayshade_4_grammar() {
     std::fs::write(dir.join("showcase.ray"), &text).unwrap();
     let mut checker = Checker::new(&text);
     checker.file().unwrap_or_else(|e| panic!("{e}\n{text}"));
-    // The showcase has a cube and a wedge (lists of 6 and 5 polygons), one ball, two lights
-    // and three colours.
+    // The showcase has a cube and a wedge (lists of 6 and 5 polygons), one ball, two lights,
+    // three colours and the ground (a plane with a surface of its own).
     assert_eq!(checker.counts.get("list"), Some(&2));
     assert_eq!(checker.counts.get("polygon"), Some(&11));
     assert_eq!(checker.counts.get("sphere"), Some(&1));
     assert_eq!(checker.counts.get("light"), Some(&2));
-    assert_eq!(checker.surfaces.len(), 3);
+    assert_eq!(checker.counts.get("plane"), Some(&1));
+    assert_eq!(checker.surfaces.len(), 4);
+    assert!(text.contains("plane ground 0 -1.5 0 0 1 0"), "{text}");
+    // Without the ground look there is no plane.
+    let mut bare = showcase();
+    bare.looks.ground = false;
+    let text = to_rayshade(&bare, &library(), WIDTH, HEIGHT).unwrap();
+    assert!(!text.contains("plane"));
     // A broken file is caught, so the checker can fail.
     let broken = text.replacen("sphere colour", "sphere nosuchsurface", 1);
     assert!(Checker::new(&broken).file().is_err());
@@ -158,9 +166,17 @@ fn rayshade_camera_matches_the_view() {
     assert!((fov[1] - 40.0).abs() < 1e-9);
     // Twice as wide as high: tan(h/2) = 2 tan(v/2).
     assert!(((fov[0] / 2.0).to_radians().tan() - 2.0 * 20f64.to_radians().tan()).abs() < 1e-6);
-    // The default light shines into the screen, so it comes from the eye's side: +z.
-    assert_eq!(line("light"), vec![1.0, 1.0, 1.0]);
-    assert!(text.contains("directional 0 0 1"));
+    // A frame without lights gets the renderer's default light, from above whatever the view.
+    let light = text
+        .lines()
+        .find(|l| l.starts_with("light "))
+        .unwrap()
+        .split_whitespace()
+        .filter_map(|t| t.parse::<f64>().ok())
+        .collect::<Vec<_>>();
+    assert_eq!(light[..3], [0.8, 0.8, 0.78]);
+    let towards = nalgebra::Vector3::new(light[3], light[4], light[5]).normalize();
+    assert!(towards.y > 0.7, "the default light comes from {towards:?}");
 }
 
 // ---------------------------------------------------------------------------------------

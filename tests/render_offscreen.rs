@@ -3,12 +3,14 @@
 
 mod render_support;
 
-use asgard::render::frame::{Frame, Handle, Light, Line};
+use asgard::render::camera::Camera;
+use asgard::render::frame::{Frame, Ground, Handle, Light, Line, Looks};
 use asgard::render::image::{write_png, RgbaImage};
 use asgard::render::offscreen::{OffscreenError, OffscreenTarget};
 use asgard::render::renderer::RenderError;
 use asgard::render::shader::ShaderDialect;
-use nalgebra::{Point3, Unit, Vector3};
+use nalgebra::{Point3, Unit, UnitQuaternion, Vector3};
+use render_support::golden::intermediate_pixels;
 use render_support::*;
 
 const WIDTH: u32 = 320;
@@ -45,6 +47,12 @@ fn assert_near(found: [i32; 3], expected: [i32; 3], tolerance: i32, what: &str) 
 const BACKGROUND: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
 const BACKGROUND_RGB: [i32; 3] = [26, 51, 77];
 
+/// The cube's front face (colour 0.6, 0.3, 0.2) under the default light: the sky's light
+/// (ambient 0.38 × the mean of sky (1.12, 1.12, 1.16) and ground bounce (0.62, 0.58, 0.55)
+/// for a face turned sideways) plus the light (0.8, 0.8, 0.78) from above at
+/// cos = 0.55 / |(0.45, −1, −0.55)| = 0.448 to the face.
+const FRONT_FACE: [i32; 3] = [105, 52, 34];
+
 fn cube_frame() -> Frame {
     Frame {
         objects: vec![object(CUBE, [0.0, 0.0, 0.0], [0.6, 0.3, 0.2, 1.0])],
@@ -67,10 +75,9 @@ fn background_where_nothing_is_and_shaded_colour_where_the_object_is() {
         1,
         "corner",
     );
-    // The front face faces the default light head on: colour × (1 + ambient 0.25).
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "front face",
     );
@@ -86,7 +93,7 @@ fn rows_run_from_top_to_bottom() {
     // The cube moved up in the world, so it appears in the upper half of the picture.
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2 - 55),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "upper half",
     );
@@ -110,7 +117,7 @@ fn lambert_shading_follows_the_light() {
     let image = target.render(&frame).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [115, 57, 38],
+        [127, 63, 42],
         2,
         "front face at 60°",
     );
@@ -122,7 +129,7 @@ fn lambert_shading_follows_the_light() {
     let image = target.render(&frame).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [38, 19, 13],
+        [51, 25, 17],
         2,
         "front face unlit",
     );
@@ -139,12 +146,18 @@ fn a_handle_shows_on_top_of_a_body_in_front_of_it() {
     });
     let image = target.render(&frame).unwrap();
     save(&image, "handle-behind-cube");
-    // The sphere's centre faces the light: green × 1.25 = full green.
-    assert_near(rgb(&image, WIDTH / 2, HEIGHT / 2), [0, 255, 0], 3, "handle");
+    // The handle's centre, lit by the handles' own light from the upper left in front:
+    // 0.8 green × (0.45 + 0.6 × 0.76). Behind the cube, it still shows.
+    let [r, g, b] = rgb(&image, WIDTH / 2, HEIGHT / 2);
+    assert!(
+        r < 10 && b < 10 && (160..200).contains(&g),
+        "handle: {:?}",
+        [r, g, b]
+    );
     // The handle is small: 20 pixels away the cube shows.
     assert_near(
         rgb(&image, WIDTH / 2 + 20, HEIGHT / 2),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "cube beside handle",
     );
@@ -177,27 +190,41 @@ fn wireframe_leaves_the_interior_background() {
     );
 }
 
+/// The pixels of row `y` within `tolerance` of `colour`.
+fn count_in_row(image: &RgbaImage, y: u32, colour: [i32; 3], tolerance: i32) -> usize {
+    (0..image.width)
+        .filter(|&x| {
+            rgb(image, x, y)
+                .iter()
+                .zip(colour)
+                .all(|(c, e)| (c - e).abs() <= tolerance)
+        })
+        .count()
+}
+
 #[test]
-fn selection_brightens_and_outlines() {
+fn selected_and_hovered_bodies_get_a_rim_and_an_outline() {
     let mut target = target();
     let mut frame = cube_frame();
+    frame.looks = Looks::NONE;
     let plain = target.render(&frame).unwrap();
     frame.objects[0].selected = true;
     let selected = target.render(&frame).unwrap();
     save(&selected, "cube-selected");
+    frame.objects[0].selected = false;
+    frame.objects[0].hovered = true;
+    let hovered = target.render(&frame).unwrap();
+    save(&hovered, "cube-hovered");
+    // An outline of a few pixels around the silhouette, in the selection's amber (1, 0.62,
+    // 0.08) or the hover's light blue (0.45, 0.78, 1).
+    let amber = count_in_row(&selected, HEIGHT / 2, [255, 158, 20], 3);
+    assert!((3..=10).contains(&amber), "{amber} amber outline pixels");
+    assert_eq!(count_in_row(&plain, HEIGHT / 2, [255, 158, 20], 3), 0);
+    let blue = count_in_row(&hovered, HEIGHT / 2, [115, 199, 255], 3);
+    assert!((2..=8).contains(&blue), "{blue} blue outline pixels");
+    // The face seen head on keeps its colour; towards its edge the rim tints it.
     let centre = |image: &RgbaImage| rgb(image, WIDTH / 2, HEIGHT / 2);
-    assert!(centre(&selected)
-        .iter()
-        .zip(centre(&plain))
-        .all(|(s, p)| *s >= p));
-    assert!(centre(&selected) != centre(&plain));
-    let outline_pixels = (0..WIDTH)
-        .filter(|&x| {
-            let [r, g, b] = rgb(&selected, x, HEIGHT / 2);
-            r > 230 && g > 190 && b < 60
-        })
-        .count();
-    assert!(outline_pixels >= 2, "no outline across the middle row");
+    assert_eq!(centre(&selected), centre(&plain));
 }
 
 #[test]
@@ -217,6 +244,24 @@ fn lines_are_drawn_in_their_colour() {
     let yellow =
         (HEIGHT / 2 - 1..=HEIGHT / 2).any(|y| rgb(&image, WIDTH / 2 + 40, y) == [255, 255, 0]);
     assert!(yellow, "no yellow line pixel near the middle row");
+}
+
+#[test]
+fn lines_show_over_the_ground_in_their_colour() {
+    let mut target = target();
+    let mut frame = stage_frame(Looks::ALL);
+    frame.lines.push(Line {
+        from: Point3::new(0.0, 0.6, 0.5),
+        to: Point3::new(2.5, 0.9, 0.5),
+        colour: [0.85, 0.1, 0.55, 1.0],
+    });
+    let image = target.render(&frame).unwrap();
+    save(&image, "stage-line");
+    // Where the line crosses the ground beside the cube, it shows in its own colour: the
+    // anti-aliasing pass keeps line pixels as they are.
+    let (x, y) = seen(&frame, Point3::new(2.0, 0.84, 0.5));
+    let found = (y - 2..=y + 2).any(|y| rgb(&image, x, y) == [217, 26, 140]);
+    assert!(found, "no line pixel near ({x}, {y})");
 }
 
 #[test]
@@ -251,7 +296,7 @@ fn resizing_changes_the_picture_size() {
     );
     assert_near(
         rgb(&image, 32, 24),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "front face after resize",
     );
@@ -308,7 +353,7 @@ fn non_finite_input_draws_without_panicking() {
     let image = target.render(&frame).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "cube beside a NaN object",
     );
@@ -322,7 +367,7 @@ fn the_same_shaders_draw_the_same_picture_on_opengl_es() {
     let image = es.render(&cube_frame()).unwrap();
     assert_near(
         rgb(&image, WIDTH / 2, HEIGHT / 2),
-        [191, 96, 64],
+        FRONT_FACE,
         2,
         "front face on ES",
     );
@@ -340,4 +385,200 @@ fn the_same_shaders_draw_the_same_picture_on_opengl_es() {
         differing < 50,
         "{differing} pixels differ between OpenGL and OpenGL ES"
     );
+}
+
+// ---------------------------------------------------------------------------------------
+// Looks: shadows, ground and grid, anti-aliasing, the gizmo
+
+/// A cube floating 0.1 over a ground with its grid, lit from the upper left, seen from in
+/// front and above.
+fn stage_frame(looks: Looks) -> Frame {
+    Frame {
+        objects: vec![object(CUBE, [0.0, 0.6, 0.0], [0.6, 0.3, 0.2, 1.0])],
+        ground: Some(Ground {
+            origin: Point3::origin(),
+            normal: Vector3::y_axis(),
+            spacing: 0.5,
+            extent: 8.0,
+            colour: [0.85, 0.86, 0.88, 1.0],
+            line_colour: [0.3, 0.3, 0.35, 1.0],
+        }),
+        lights: vec![Light::Directional {
+            direction: Unit::new_normalize(Vector3::new(1.0, -1.0, 0.0)),
+            colour: [0.8, 0.8, 0.8],
+        }],
+        camera: Camera {
+            translation: Vector3::new(0.0, 0.0, -6.0),
+            rotation: UnitQuaternion::from_euler_angles(0.6, 0.0, 0.0),
+            centre: Point3::new(0.0, 0.4, 0.0),
+            ..Camera::default()
+        },
+        background: BACKGROUND,
+        looks,
+        ..Frame::default()
+    }
+}
+
+/// Where a world point is seen, as a pixel of the picture.
+fn seen(frame: &Frame, p: Point3<f64>) -> (u32, u32) {
+    let at = frame
+        .camera
+        .project(
+            &p,
+            &asgard::render::camera::Viewport::new(f64::from(WIDTH), f64::from(HEIGHT)),
+        )
+        .unwrap();
+    (at.x.round() as u32, at.y.round() as u32)
+}
+
+#[test]
+fn bodies_cast_shadows_on_the_ground_along_the_light() {
+    let mut target = target();
+    let lit = Looks {
+        shadows: true,
+        ..Looks::ALL
+    };
+    let frame = stage_frame(lit);
+    let with = target.render(&frame).unwrap();
+    save(&with, "stage-shadows");
+    let without = target
+        .render(&stage_frame(Looks {
+            shadows: false,
+            ..lit
+        }))
+        .unwrap();
+    // Light travelling along (1, −1, 0) throws the cube (from 0.1 to 1.1 high) onto the
+    // ground from x = −0.4 to 1.6: at (1.3, 0, 0) is its shadow; at (−1.3, 0, 0), none.
+    let (x, y) = seen(&frame, Point3::new(1.3, 0.0, 0.1));
+    let shade = |image: &RgbaImage| rgb(image, x, y).iter().sum::<i32>();
+    assert!(
+        shade(&with) < shade(&without) - 45,
+        "the shadow is not darker: {:?} against {:?}",
+        rgb(&with, x, y),
+        rgb(&without, x, y)
+    );
+    let (x, y) = seen(&frame, Point3::new(-1.3, 0.0, 0.1));
+    assert_near(
+        rgb(&with, x, y),
+        rgb(&without, x, y),
+        2,
+        "ground out of the shadow",
+    );
+    // The cube's own face turned away from the light is not lit by it either way, and the
+    // face towards it is not shadowed by the cube itself.
+    let (x, y) = seen(&frame, Point3::new(0.0, 1.1, 0.0));
+    assert_near(rgb(&with, x, y), rgb(&without, x, y), 3, "the lit top face");
+}
+
+#[test]
+fn the_grid_draws_lines_on_the_ground_and_the_ground_can_be_turned_off() {
+    let mut target = target();
+    let quiet = Looks {
+        shadows: false,
+        antialias: false,
+        ..Looks::ALL
+    };
+    let grid = target.render(&stage_frame(quiet)).unwrap();
+    save(&grid, "stage-grid");
+    let plain = target
+        .render(&stage_frame(Looks {
+            grid: false,
+            ..quiet
+        }))
+        .unwrap();
+    let none = target
+        .render(&stage_frame(Looks {
+            ground: false,
+            ..quiet
+        }))
+        .unwrap();
+    // Along a row through the ground in front of the cube: lines darker than the plane with
+    // the grid, an even plane without, the background without the ground.
+    let y = HEIGHT - 20;
+    let sums = |image: &RgbaImage| -> Vec<i32> {
+        (0..WIDTH)
+            .map(|x| rgb(image, x, y).iter().sum::<i32>())
+            .collect()
+    };
+    let (lined, even) = (sums(&grid), sums(&plain));
+    let spread = |v: &[i32]| v.iter().max().unwrap() - v.iter().min().unwrap();
+    assert!(spread(&lined) > 60, "no grid lines: {}", spread(&lined));
+    assert!(
+        spread(&even) < 12,
+        "the plain ground is not even: {}",
+        spread(&even)
+    );
+    assert!(lined.iter().filter(|&&s| s < even[0] - 30).count() >= 4);
+    assert_near(rgb(&none, WIDTH / 2, y), BACKGROUND_RGB, 1, "no ground");
+    assert!(
+        rgb(&plain, WIDTH / 2, y).iter().sum::<i32>() > 600,
+        "the ground is light"
+    );
+}
+
+#[test]
+fn antialiasing_gives_edges_intermediate_values() {
+    let mut target = target();
+    let mut frame = cube_frame();
+    // Turned about the view axis, so its sides cross the rows at a slant.
+    frame.objects[0].pose.rotation = UnitQuaternion::from_euler_angles(0.0, 0.0, 0.35);
+    frame.looks = Looks::NONE;
+    let hard = target.render(&frame).unwrap();
+    frame.looks.antialias = true;
+    let smooth = target.render(&frame).unwrap();
+    save(&smooth, "cube-antialiased");
+    let rows = (HEIGHT / 2 - 20..HEIGHT / 2 + 20).step_by(4);
+    let count =
+        |image: &RgbaImage| -> usize { rows.clone().map(|y| intermediate_pixels(image, y)).sum() };
+    assert_eq!(count(&hard), 0, "a hard edge has no intermediate pixels");
+    assert!(
+        count(&smooth) >= 10,
+        "{} intermediate edge pixels",
+        count(&smooth)
+    );
+    // The inside of the face is untouched.
+    assert_eq!(
+        rgb(&smooth, WIDTH / 2, HEIGHT / 2),
+        rgb(&hard, WIDTH / 2, HEIGHT / 2)
+    );
+}
+
+#[test]
+fn the_gizmo_shows_the_axes_in_the_lower_left_corner() {
+    let mut target = target();
+    let mut frame = cube_frame();
+    frame.camera.rotation = UnitQuaternion::from_euler_angles(0.4, -0.6, 0.0);
+    frame.looks = Looks {
+        gizmo: true,
+        ..Looks::NONE
+    };
+    let image = target.render(&frame).unwrap();
+    save(&image, "gizmo");
+    let corner: Vec<[i32; 3]> = (HEIGHT - 90..HEIGHT)
+        .flat_map(|y| (0..90).map(move |x| (x, y)))
+        .map(|(x, y)| rgb(&image, x, y))
+        .collect();
+    let has = |test: fn(&[i32; 3]) -> bool| corner.iter().any(test);
+    assert!(
+        has(|[r, g, b]| *r > 150 && *g < 100 && *b < 100),
+        "no red x axis"
+    );
+    assert!(
+        has(|[r, g, b]| *g > 120 && *r < 110 && *b < 90),
+        "no green y axis"
+    );
+    assert!(
+        has(|[r, g, b]| *b > 170 && *r < 100 && *g < 150),
+        "no blue z axis"
+    );
+    frame.looks.gizmo = false;
+    let bare = target.render(&frame).unwrap();
+    for (x, y) in (HEIGHT - 90..HEIGHT).flat_map(|y| (0..90).map(move |x| (x, y))) {
+        assert_near(
+            rgb(&bare, x, y),
+            BACKGROUND_RGB,
+            1,
+            "corner without the gizmo",
+        );
+    }
 }

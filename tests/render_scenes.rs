@@ -58,7 +58,6 @@ fn editing(scene: &Scene, frames: &SceneFrames) -> FrameOptions {
         highlighted_handle: Some(0),
         selected_bodies: vec![0],
         trajectories: true,
-        grid: true,
         ..with_vectors(scene, frames)
     }
 }
@@ -136,8 +135,12 @@ fn golden_pictures_of_the_examples() {
     for case in CASES {
         let (scene, frames, motion) = simulated(case.example, case.time);
         target.upload_missing(frames.meshes()).unwrap();
+        // The ground under where the bodies went up to the picture's time, as `asgard
+        // render` puts it.
+        let stage = frames.stage(&scene, &motion, scene.simulator.start, case.time);
         let options = FrameOptions {
             camera: CameraChoice::Scene,
+            stage,
             ..(case.options)(&scene, &frames)
         };
         let frame = frames.frame(&scene, &motion, case.time, &options, &viewport);

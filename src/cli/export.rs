@@ -116,7 +116,12 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
     let time = args.time.unwrap_or(file.time_range().0);
     file.check_time(time, "--time")?;
     let motion = file.simulate(time, args.limits.limits())?;
-    let frame = args.picture.frame(file, &motion, time, CameraChoice::Scene);
+    let stage = file
+        .frames
+        .stage(&file.scene, &motion, file.time_range().0, time);
+    let frame = args
+        .picture
+        .frame(file, &motion, time, CameraChoice::Scene, stage);
     let (width, height) = args.picture.size;
     let meshes = file.frames.meshes();
     let failed = |e: asgard::render::export::ExportError| format!("{}: error: {e}", file.name);

@@ -85,7 +85,12 @@ fn still(args: &RenderArgs, file: &SceneFile) -> Result<(), String> {
     file.check_time(time, "--time")?;
     let motion = file.simulate(time, args.limits.limits())?;
     let mut target = args.picture.offscreen(file)?;
-    let frame = args.picture.frame(file, &motion, time, CameraChoice::Scene);
+    let stage = file
+        .frames
+        .stage(&file.scene, &motion, file.time_range().0, time);
+    let frame = args
+        .picture
+        .frame(file, &motion, time, CameraChoice::Scene, stage);
     let image = target
         .render(&frame)
         .map_err(|e| format!("{}: error: {e}", file.name))?;
@@ -116,9 +121,12 @@ fn movie(args: &RenderArgs, file: &SceneFile) -> Result<(), String> {
     let motion = file.simulate(to, args.limits.limits())?;
     let mut target = args.picture.offscreen(file)?;
     let camera = file.frames.movie_camera(&file.scene, &motion, &times);
+    let stage = file.frames.stage(&file.scene, &motion, from, to);
     let bar = progress_bar(times.len() as u64, "rendering");
     for &time in &times {
-        let frame = args.picture.frame(file, &motion, time, camera.clone());
+        let frame = args
+            .picture
+            .frame(file, &motion, time, camera.clone(), stage);
         let image = target
             .render(&frame)
             .map_err(|e| format!("{}: error: {e}", file.name))?;

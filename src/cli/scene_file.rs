@@ -3,8 +3,8 @@
 
 use asgard::doc::Document;
 use asgard::lang::span::{LineCol, LineIndex};
-use asgard::render::camera::{Camera, Viewport};
-use asgard::render::frame::Frame;
+use asgard::render::camera::{Bounds, Camera, Viewport};
+use asgard::render::frame::{Frame, Looks};
 use asgard::render::offscreen::{OffscreenError, OffscreenTarget};
 use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames, ViewSettings};
 use asgard::scene::handles::{HandleKind, HandleScales};
@@ -181,12 +181,25 @@ pub struct PictureArgs {
     /// Show trajectories with their control points.
     #[arg(long)]
     pub trajectories: bool,
-    /// Show a ground grid.
-    #[arg(long)]
-    pub grid: bool,
     /// Do not draw links.
     #[arg(long)]
     pub no_links: bool,
+    /// No ground under the bodies (it is added when the scene has no floor of its own), and
+    /// so no grid and no shadows on it.
+    #[arg(long)]
+    pub no_ground: bool,
+    /// No grid lines on the ground.
+    #[arg(long)]
+    pub no_grid: bool,
+    /// No shadows.
+    #[arg(long)]
+    pub no_shadows: bool,
+    /// No smoothing of edges.
+    #[arg(long, alias = "no-msaa")]
+    pub no_antialias: bool,
+    /// Axes in the lower left corner showing which way x, y and z point.
+    #[arg(long)]
+    pub gizmo: bool,
 }
 
 impl PictureArgs {
@@ -205,8 +218,13 @@ impl PictureArgs {
         Viewport::new(f64::from(self.size.0), f64::from(self.size.1))
     }
 
-    /// The frame options, the view being `camera`.
-    pub fn frame_options(&self, file: &SceneFile, camera: CameraChoice) -> FrameOptions {
+    /// The frame options, the view being `camera` and the ground under `stage`.
+    pub fn frame_options(
+        &self,
+        file: &SceneFile,
+        camera: CameraChoice,
+        stage: Option<Bounds>,
+    ) -> FrameOptions {
         FrameOptions {
             wireframe: self.wireframe,
             handles: if self.handles {
@@ -214,26 +232,40 @@ impl PictureArgs {
             } else {
                 Vec::new()
             },
-            grid: self.grid,
+            looks: self.looks(),
             links: !self.no_links,
             vectors: self.vectors,
             trajectories: self.trajectories,
             scales: HandleScales::fitted(&file.scene, file.frames.shapes()),
             camera,
+            stage,
             ..FrameOptions::default()
         }
     }
 
+    /// The looks the options leave on.
+    pub fn looks(&self) -> Looks {
+        Looks {
+            antialias: !self.no_antialias,
+            shadows: !self.no_shadows,
+            ground: !self.no_ground,
+            grid: !self.no_grid,
+            gizmo: self.gizmo,
+        }
+    }
+
     /// The frame of `file` at `time`, seen as `camera` chooses with the `--camera` values put
-    /// in.
+    /// in, the ground under `stage` (where the bodies go over the motion pictured, from
+    /// [`SceneFrames::stage`]).
     pub fn frame(
         &self,
         file: &SceneFile,
         states: &dyn BodyStates,
         time: f64,
         camera: CameraChoice,
+        stage: Option<Bounds>,
     ) -> Frame {
-        let options = self.frame_options(file, camera);
+        let options = self.frame_options(file, camera, stage);
         let mut frame = file
             .frames
             .frame(&file.scene, states, time, &options, &self.viewport());

@@ -22,8 +22,10 @@ pub struct Object {
     /// Where the part sits in the body's frame.
     pub offset: Vector3<f64>,
     pub colour: Rgba,
-    /// Selected or highlighted objects are drawn brighter with an outline.
+    /// Selected objects are drawn with a warm rim and outline.
     pub selected: bool,
+    /// The object under the pointer: drawn with a light rim and outline.
+    pub hovered: bool,
 }
 
 impl Object {
@@ -67,43 +69,51 @@ pub struct Polyline {
     pub control_points: Vec<Point3<f64>>,
 }
 
-/// A square grid of lines on a plane, centred on `centre`.
+/// A ground plane under the bodies, with grid lines on it, fading out towards its edge.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Grid {
-    pub centre: Point3<f64>,
-    /// The plane's normal, e.g. the world's up axis.
+pub struct Ground {
+    /// A point of the plane, where grid lines cross and around which the ground reaches.
+    pub origin: Point3<f64>,
+    /// The plane's normal, the world's up axis.
     pub normal: Unit<Vector3<f64>>,
-    /// Distance between neighbouring lines.
+    /// Distance between neighbouring grid lines; every fifth line is drawn stronger.
     pub spacing: f64,
-    /// Lines on each side of the centre line, in each direction.
-    pub half_count: u32,
+    /// How far from `origin` the ground reaches; it fades into the background before that.
+    pub extent: f64,
     pub colour: Rgba,
+    pub line_colour: Rgba,
 }
 
-impl Grid {
-    /// The grid's line segments.
-    pub fn segments(&self) -> Vec<(Point3<f64>, Point3<f64>)> {
+impl Ground {
+    /// The grid's line segments within `reach` of the origin (at most a thousand lines each
+    /// way), for drawings made of lines.
+    pub fn segments(&self, reach: f64) -> Vec<(Point3<f64>, Point3<f64>)> {
         let (u, v) = plane_axes(&self.normal);
-        let n = i64::from(self.half_count);
+        let n = (reach / self.spacing).floor().clamp(0.0, 1000.0) as i64;
         let extent = self.spacing * n as f64;
-        let mut segments = Vec::with_capacity(4 * self.half_count as usize + 2);
+        let mut segments = Vec::with_capacity(4 * n as usize + 2);
         for k in -n..=n {
             let along = self.spacing * k as f64;
             segments.push((
-                self.centre + u * along - v * extent,
-                self.centre + u * along + v * extent,
+                self.origin + u * along - v * extent,
+                self.origin + u * along + v * extent,
             ));
             segments.push((
-                self.centre + v * along - u * extent,
-                self.centre + v * along + u * extent,
+                self.origin + v * along - u * extent,
+                self.origin + v * along + u * extent,
             ));
         }
         segments
     }
+
+    /// The ground's signed height of `p` above the plane.
+    pub fn height_of(&self, p: &Point3<f64>) -> f64 {
+        (p - self.origin).dot(&self.normal)
+    }
 }
 
 /// Two unit vectors spanning the plane perpendicular to `normal`.
-fn plane_axes(normal: &Unit<Vector3<f64>>) -> (Vector3<f64>, Vector3<f64>) {
+pub fn plane_axes(normal: &Unit<Vector3<f64>>) -> (Vector3<f64>, Vector3<f64>) {
     let helper = if normal.x.abs() < 0.9 {
         Vector3::x()
     } else {
@@ -126,6 +136,48 @@ pub enum Light {
     Point { position: Point3<f64>, colour: Rgb },
 }
 
+/// What a picture adds to the bodies so that shape, depth and contact read well. Each can be
+/// turned off, for printing and for tests; exports made of lines or for a ray tracer keep
+/// what applies to them (the ground).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Looks {
+    /// Edges smoothed by a pass over the finished picture (works on any GL, off-screen too).
+    pub antialias: bool,
+    /// Bodies cast shadows from the key light onto the ground and each other.
+    pub shadows: bool,
+    /// The frame's ground is drawn (a plane, shaded and receiving shadows).
+    pub ground: bool,
+    /// Grid lines on the ground.
+    pub grid: bool,
+    /// Axes in the lower left corner showing which way x, y and z point.
+    pub gizmo: bool,
+}
+
+impl Looks {
+    /// Everything on except the axis gizmo, which belongs to interactive viewers.
+    pub const ALL: Looks = Looks {
+        antialias: true,
+        shadows: true,
+        ground: true,
+        grid: true,
+        gizmo: false,
+    };
+    /// Nothing added: flat bodies on the background, as for printing line art.
+    pub const NONE: Looks = Looks {
+        antialias: false,
+        shadows: false,
+        ground: false,
+        grid: false,
+        gizmo: false,
+    };
+}
+
+impl Default for Looks {
+    fn default() -> Self {
+        Looks::ALL
+    }
+}
+
 /// Everything one picture shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
@@ -134,11 +186,14 @@ pub struct Frame {
     pub arrows: Vec<Arrow>,
     pub handles: Vec<Handle>,
     pub polylines: Vec<Polyline>,
-    pub grid: Option<Grid>,
-    /// The lights; when empty, one white directional light points into the screen.
+    /// The ground under the bodies, when the scene has no floor of its own.
+    pub ground: Option<Ground>,
+    /// The lights; when empty, [`Frame::DEFAULT_LIGHT`] shines from above.
     pub lights: Vec<Light>,
-    /// The fraction of each object's colour seen with no light on it.
+    /// The fraction of each object's colour seen with no light on it (the sky's light, which
+    /// is brighter on faces turned up than on faces turned down).
     pub ambient: f32,
+    pub looks: Looks,
     pub camera: Camera,
     /// Draw objects as their edges only, leaving their interiors transparent.
     pub wireframe: bool,
@@ -155,9 +210,10 @@ impl Default for Frame {
             arrows: Vec::new(),
             handles: Vec::new(),
             polylines: Vec::new(),
-            grid: None,
+            ground: None,
             lights: Vec::new(),
-            ambient: 0.25,
+            ambient: 0.38,
+            looks: Looks::default(),
             camera: Camera::default(),
             wireframe: false,
             background: [0.0, 0.0, 0.0, 1.0],
@@ -170,20 +226,27 @@ impl Frame {
     /// The most lights the renderer shades with; extra lights are ignored.
     pub const MAX_LIGHTS: usize = 8;
 
-    /// The lights in effect: the frame's own, or the default light pointing into the screen.
+    /// The direction the default light travels in (world coordinates): down, away from and
+    /// to the right of the default view, so shadows fall behind the bodies and to the right.
+    pub const DEFAULT_LIGHT_DIRECTION: [f64; 3] = [0.45, -1.0, -0.55];
+    /// The default light's colour.
+    pub const DEFAULT_LIGHT_COLOUR: Rgb = [0.8, 0.8, 0.78];
+
+    /// The lights in effect: the frame's own, or the default light from above.
     pub fn effective_lights(&self) -> Vec<Light> {
         if self.lights.is_empty() {
+            let [x, y, z] = Self::DEFAULT_LIGHT_DIRECTION;
             vec![Light::Directional {
-                direction: self.camera.view_direction(),
-                colour: [1.0, 1.0, 1.0],
+                direction: Unit::new_normalize(Vector3::new(x, y, z)),
+                colour: Self::DEFAULT_LIGHT_COLOUR,
             }]
         } else {
             self.lights.iter().take(Self::MAX_LIGHTS).cloned().collect()
         }
     }
 
-    /// Spheres (centre, radius) enclosing everything drawn, used to place the clipping planes.
-    /// Objects whose mesh is missing from `meshes` are skipped.
+    /// Spheres (centre, radius) enclosing everything drawn but the ground, used to place the
+    /// clipping planes. Objects whose mesh is missing from `meshes` are skipped.
     pub fn bounding_spheres(&self, meshes: &MeshLibrary) -> Vec<(Point3<f64>, f64)> {
         self.bounding_spheres_by(|key| meshes.get(key).map(Mesh::radius))
     }
@@ -213,11 +276,6 @@ impl Frame {
                 self.polylines
                     .iter()
                     .flat_map(|p| p.points.iter().chain(&p.control_points).copied()),
-            )
-            .chain(
-                self.grid
-                    .iter()
-                    .flat_map(|g| g.segments().into_iter().flat_map(|(a, b)| [a, b])),
             );
         spheres.extend(points.map(|p| (p, 0.0)));
         spheres
@@ -230,14 +288,15 @@ mod tests {
 
     #[test]
     fn grid_lines_lie_in_the_plane() {
-        let grid = Grid {
-            centre: Point3::new(1.0, 2.0, 0.0),
+        let ground = Ground {
+            origin: Point3::new(1.0, 2.0, 0.0),
             normal: Vector3::z_axis(),
             spacing: 0.5,
-            half_count: 4,
+            extent: 2.2,
             colour: [1.0; 4],
+            line_colour: [1.0; 4],
         };
-        let segments = grid.segments();
+        let segments = ground.segments(ground.extent);
         assert_eq!(segments.len(), 18);
         for (a, b) in segments {
             assert!(a.z.abs() < 1e-12 && b.z.abs() < 1e-12);
@@ -246,15 +305,11 @@ mod tests {
     }
 
     #[test]
-    fn default_light_points_into_the_screen() {
-        let frame = Frame::default();
+    fn the_default_light_shines_down_whatever_the_view() {
+        let mut frame = Frame::default();
+        frame.camera.rotation = nalgebra::UnitQuaternion::from_euler_angles(0.3, 1.2, 0.0);
         match &frame.effective_lights()[..] {
-            [Light::Directional { direction, .. }] => {
-                assert!(
-                    (direction.into_inner() - frame.camera.view_direction().into_inner()).norm()
-                        < 1e-12
-                )
-            }
+            [Light::Directional { direction, .. }] => assert!(direction.y < -0.7),
             other => panic!("unexpected default lights {other:?}"),
         }
     }

@@ -240,6 +240,33 @@ impl Mesh {
         Mesh::polyhedron(&points, &faces)
     }
 
+    /// A flat-shaded prism with `sides` faces around (a cylinder, seen small), its axis along
+    /// z from 0 to `height`.
+    pub fn prism(radius: f64, height: f64, sides: usize) -> Result<Mesh, MeshError> {
+        if !(radius.is_finite() && radius > 0.0 && height.is_finite() && height > 0.0) {
+            return Err(MeshError::BadRadius { radius });
+        }
+        let sides = sides.max(3);
+        let points: Vec<Point3<f64>> = [0.0, height]
+            .iter()
+            .flat_map(|&z| {
+                (0..sides).map(move |k| {
+                    let angle = std::f64::consts::TAU * k as f64 / sides as f64;
+                    Point3::new(radius * angle.cos(), radius * angle.sin(), z)
+                })
+            })
+            .collect();
+        let mut faces: Vec<Vec<usize>> = (0..sides)
+            .map(|k| {
+                let next = (k + 1) % sides;
+                vec![k, next, sides + next, sides + k]
+            })
+            .collect();
+        faces.push((0..sides).rev().collect());
+        faces.push((sides..2 * sides).collect());
+        Mesh::polyhedron(&points, &faces)
+    }
+
     /// The distance from the mesh origin to its farthest vertex.
     pub fn radius(&self) -> f64 {
         self.vertices
@@ -436,6 +463,17 @@ mod tests {
         }
         .to_string();
         assert!(message.contains("face 2") && message.contains("9"));
+    }
+
+    #[test]
+    fn prism_faces_point_outwards() {
+        let mesh = Mesh::prism(0.5, 2.0, 6).unwrap();
+        assert_eq!(mesh.polygons.len(), 8);
+        for v in &mesh.vertices {
+            let p = Vector3::from(v.position.map(f64::from)) - Vector3::new(0.0, 0.0, 1.0);
+            let n = Vector3::from(v.normal.map(f64::from));
+            assert!(p.dot(&n) > 0.0, "normal {n:?} at {p:?} points inwards");
+        }
     }
 
     #[test]

@@ -285,6 +285,14 @@ impl OffscreenTarget {
     /// Draws `frame` and reads the picture back, rows from top to bottom.
     pub fn render(&mut self, frame: &Frame) -> Result<RgbaImage, OffscreenError> {
         let (width, height) = (self.width, self.height);
+        self.bind()?.draw(frame, width, height)?;
+        self.read_back()
+    }
+
+    /// The renderer with this target's context current and its framebuffer bound: to draw a
+    /// frame of [`OffscreenTarget::size`] stage by stage (as the benchmark does) before
+    /// [`OffscreenTarget::read_back`].
+    pub fn bind(&mut self) -> Result<&mut Renderer, OffscreenError> {
         let framebuffer = self.target.framebuffer;
         let renderer = self.renderer()?;
         // SAFETY: the context is current; the framebuffer belongs to this target.
@@ -293,13 +301,21 @@ impl OffscreenTarget {
                 .gl()
                 .bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
         }
-        renderer.draw(frame, width, height)?;
+        Ok(renderer)
+    }
+
+    /// The picture drawn last, rows from top to bottom.
+    pub fn read_back(&mut self) -> Result<RgbaImage, OffscreenError> {
+        let (width, height) = (self.width, self.height);
+        let framebuffer = self.target.framebuffer;
+        let renderer = self.renderer()?;
         let row = 4 * width as usize;
         let mut pixels = vec![0u8; row * height as usize];
-        // SAFETY: `pixels` holds exactly width × height RGBA bytes; pack alignment 4 matches
-        // RGBA rows.
+        // SAFETY: the context is current; the framebuffer belongs to this target; `pixels`
+        // holds exactly width × height RGBA bytes and pack alignment 4 matches RGBA rows.
         unsafe {
             let gl = renderer.gl();
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(framebuffer));
             gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
             gl.read_pixels(
                 0,

@@ -279,6 +279,7 @@ mod tests {
                 offset: Vector3::zeros(),
                 colour: [1.0; 4],
                 selected: false,
+                hovered: false,
             }],
             handles: vec![Handle {
                 position: Point3::new(-3.0, 2.0, 0.0),

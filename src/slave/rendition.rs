@@ -11,7 +11,7 @@ use super::pointer::Pointer;
 use crate::ipc::frames::FrameError;
 use crate::ipc::{FrameInfo, FrameWriter, PlaybackMode, RenditionSize};
 use crate::live::Playback;
-use crate::render::camera::{Camera, Viewport};
+use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::offscreen::OffscreenTarget;
 use crate::render::scene_frame::{frame_times, palette, CameraChoice, FrameOptions, SceneFrames};
@@ -54,6 +54,8 @@ struct View {
     moved: bool,
     /// The camera of the last frame drawn, which pointer events refer to.
     shown: Camera,
+    /// Where the bodies go over the computed motion, once found: the ground lies under it.
+    stage: Option<Option<Bounds>>,
 }
 
 /// A rendition in live mode.
@@ -209,6 +211,7 @@ impl Rendition {
     /// Fits the default view again at the next frame, unless the reader moved the view or a
     /// live run is shown (the view stays while it runs).
     pub fn refit(&mut self) {
+        self.view.stage = None;
         if !self.view.moved && !self.pointer.dragging_handle() && self.live.is_none() {
             self.view.camera = None;
         }
@@ -317,11 +320,26 @@ impl Rendition {
             Some(_) => (Vec::new(), None),
             None => (scenery.handles.to_vec(), scenery.highlighted),
         };
+        let stage = *self.view.stage.get_or_insert_with(|| {
+            let simulator = &scenery.scene.simulator;
+            let until = scenery
+                .motion
+                .map_or(simulator.start, |m| m.complete_until())
+                .clamp(simulator.start, simulator.finish);
+            let computed: &dyn BodyStates = match scenery.motion {
+                Some(motion) => motion,
+                None => &initial,
+            };
+            picture
+                .frames
+                .stage(scenery.scene, computed, simulator.start, until)
+        });
         let options = FrameOptions {
             handles,
             highlighted_handle: highlighted,
             scales: picture.scales,
             camera,
+            stage,
             ..FrameOptions::default()
         };
         let frame = picture

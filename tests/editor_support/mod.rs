@@ -292,23 +292,36 @@ pub fn background_rgb() -> [u8; 3] {
         .unwrap()
 }
 
-/// Where in `picture` (taken of `at`) the scene is drawn: the box around the pixels of the
-/// picture's background colour, in screen coordinates.
+/// Where in `picture` (taken of `at`) the scene is drawn, in screen coordinates. The left,
+/// right and top edges are those of the pixels of the picture's background colour (the
+/// default view looks a little down, so the picture's upper part shows the background over
+/// the ground). The ground may reach the bottom edge, so that is where the picture's left
+/// column, followed down, meets the colour of the window around the picture (the pixel right
+/// of the picture's top right corner).
 pub fn picture_area(picture: &RgbaImage, at: Rect) -> Option<Rect> {
     let bg = background_rgb();
-    let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0, 0);
+    let near =
+        |p: [u8; 4], c: [u8; 3], tolerance: u8| (0..3).all(|i| p[i].abs_diff(c[i]) <= tolerance);
+    let (mut x0, mut y0, mut x1) = (u32::MAX, u32::MAX, 0);
     for y in 0..picture.height {
         for x in 0..picture.width {
-            let p = picture.pixel(x, y).unwrap();
-            if (0..3).all(|i| p[i].abs_diff(bg[i]) <= 1) {
+            if near(picture.pixel(x, y).unwrap(), bg, 1) {
                 x0 = x0.min(x);
                 y0 = y0.min(y);
                 x1 = x1.max(x);
-                y1 = y1.max(y);
             }
         }
     }
-    (x0 <= x1).then(|| Rect {
+    if x0 > x1 {
+        return None;
+    }
+    let around = picture.pixel(x1 + 1, y0).unwrap_or([0; 4]);
+    let around = [around[0], around[1], around[2]];
+    let y1 = (y0..picture.height)
+        .take_while(|&y| !near(picture.pixel(x0, y).unwrap(), around, 2))
+        .last()
+        .unwrap_or(y0);
+    Some(Rect {
         x: at.x + x0 as i32,
         y: at.y + y0 as i32,
         width: (x1 - x0 + 1) as i32,

@@ -63,3 +63,33 @@ pub fn differences(found: &RgbaImage, expected: &RgbaImage) -> (usize, RgbaImage
     }
     (count, diff)
 }
+
+/// The pixels of row `y` (from the top) that lie strictly between their left and right
+/// neighbours where those differ strongly: the intermediate values anti-aliasing gives an edge.
+/// A hard edge has none (each pixel is one side's colour or the other's).
+pub fn intermediate_pixels(image: &RgbaImage, y: u32) -> usize {
+    (1..image.width.saturating_sub(1))
+        .filter(|&x| {
+            let (Some(left), Some(here), Some(right)) = (
+                image.pixel(x - 1, y),
+                image.pixel(x, y),
+                image.pixel(x + 1, y),
+            ) else {
+                return false;
+            };
+            let (channel, contrast) = (0..3)
+                .map(|c| (c, left[c].abs_diff(right[c])))
+                .max_by_key(|(_, d)| *d)
+                .unwrap_or((0, 0));
+            if contrast < 60 {
+                return false;
+            }
+            let margin = contrast / 6;
+            (0..3).all(|c| {
+                let (lo, hi) = (left[c].min(right[c]), left[c].max(right[c]));
+                here[c] >= lo && here[c] <= hi
+            }) && here[channel] > left[channel].min(right[channel]) + margin
+                && here[channel] < left[channel].max(right[channel]) - margin
+        })
+        .count()
+}

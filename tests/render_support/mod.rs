@@ -7,7 +7,7 @@ pub mod golden;
 pub mod rayshade_grammar;
 
 use asgard::render::camera::Camera;
-use asgard::render::frame::{Arrow, Frame, Grid, Handle, Light, Line, Object, Polyline};
+use asgard::render::frame::{Arrow, Frame, Ground, Handle, Light, Line, Object, Polyline};
 use asgard::render::mesh::{Mesh, MeshKey, MeshLibrary};
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use std::path::PathBuf;
@@ -87,6 +87,7 @@ pub fn object(mesh: MeshKey, at: [f64; 3], colour: [f32; 4]) -> Object {
         offset: Vector3::zeros(),
         colour,
         selected: false,
+        hovered: false,
     }
 }
 
@@ -159,12 +160,13 @@ pub fn showcase() -> Frame {
             points: trajectory,
             colour: [0.9, 0.5, 1.0, 1.0],
         }],
-        grid: Some(Grid {
-            centre: Point3::new(0.0, -1.5, 0.0),
+        ground: Some(Ground {
+            origin: Point3::new(0.0, -1.5, 0.0),
             normal: Vector3::y_axis(),
             spacing: 0.5,
-            half_count: 6,
-            colour: [0.35, 0.35, 0.4, 1.0],
+            extent: 12.0,
+            colour: [0.2, 0.21, 0.25, 1.0],
+            line_colour: [0.35, 0.35, 0.4, 1.0],
         }),
         lights: vec![
             Light::Directional {

@@ -18,6 +18,7 @@ const KEYWORDS: &[&str] = &[
     "light",
     "surface",
     "sphere",
+    "plane",
     "polygon",
     "list",
     "end",
@@ -205,6 +206,14 @@ impl<'a> Checker<'a> {
                 return Err(self.fail("a positive radius"));
             }
             *self.counts.entry("sphere").or_default() += 1;
+        } else if self.keyword("plane") {
+            // plane [surface] xpos ypos zpos xnorm ynorm znorm
+            self.optional_surface()?;
+            let values = self.numbers(6, "a plane's point and normal")?;
+            if values[3..].iter().all(|n| *n == 0.0) {
+                return Err(self.fail("a non-zero plane normal"));
+            }
+            *self.counts.entry("plane").or_default() += 1;
         } else if self.keyword("polygon") {
             self.optional_surface()?;
             let values = self.number_run();

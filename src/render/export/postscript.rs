@@ -12,6 +12,9 @@ use crate::render::mesh::MeshLibrary;
 use nalgebra::{Point2, Point3, Rotation2, Vector3};
 use std::fmt::Write;
 
+/// The grid is drawn out to this fraction of the ground's reach (about twice the bodies'
+/// radius), where the renderer's grid is still clear.
+const GRID_REACH_DIVISOR: f64 = 4.0;
 /// Outline colour and width of faces, in points.
 const OUTLINE_GREY: f32 = 0.0;
 const OUTLINE_WIDTH: f64 = 0.6;
@@ -102,9 +105,11 @@ pub fn to_eps(
             }
         }
     };
-    if let Some(grid) = &frame.grid {
-        for (a, b) in grid.segments() {
-            stroke(&[a, b], grid.colour);
+    let grid = frame.looks.ground && frame.looks.grid;
+    if let Some(ground) = frame.ground.as_ref().filter(|_| grid) {
+        // The part of the grid near the bodies: the rest fades out on screen.
+        for (a, b) in ground.segments(ground.extent / GRID_REACH_DIVISOR) {
+            stroke(&[a, b], ground.line_colour);
         }
     }
     for line in &frame.lines {

@@ -5,8 +5,10 @@
 //! becomes a `surface`; spheres become `sphere` primitives and hulls `list`s of `polygon`s in
 //! the shape's own coordinates, each placed by `translate`/`rotate` transformations (part
 //! offset, then body rotation, then body position). Rayshade lights do not fade with
-//! distance, like the renderer's. Links, vectors, handles, trajectories and the grid are
-//! editing aids and are not exported.
+//! distance, like the renderer's; a frame without lights gets the renderer's default light.
+//! The ground, when the frame has one, is a `plane` in its colour, so the bodies cast their
+//! shadows on it as in the renderer's pictures. Links, vectors, handles, trajectories and the
+//! grid lines are editing aids and are not exported.
 
 use super::{number, posed_meshes, ExportError};
 use crate::render::camera::Viewport;
@@ -77,6 +79,23 @@ pub fn to_rayshade(
             surface_name(index),
             colour3(ambient),
             colour3([*r, *g, *b])
+        );
+    }
+
+    if let Some(ground) = frame.ground.as_ref().filter(|_| frame.looks.ground) {
+        let [r, g, b, _] = ground.colour;
+        let ambient = [r, g, b].map(|c| c * frame.ambient);
+        let _ = writeln!(
+            out,
+            "surface ground ambient {} diffuse {}",
+            colour3(ambient),
+            colour3([r, g, b])
+        );
+        let _ = writeln!(
+            out,
+            "plane ground {} {}",
+            triple(&ground.origin.coords),
+            triple(&ground.normal.into_inner())
         );
     }
 

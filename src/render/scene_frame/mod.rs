@@ -17,7 +17,8 @@
 //!   lights means the renderer's default light into the screen);
 //! - the camera from the scene's `camera` element, which may follow expressions or
 //!   trajectories, or the default view fitted to the bodies (4.1.7);
-//! - a ground grid under the bodies.
+//! - a ground under the bodies with its grid, unless the scene has a floor of its own (a fixed
+//!   slab under every other body), which then receives the shadows itself.
 
 pub mod meshes;
 mod motion;
@@ -36,12 +37,13 @@ use crate::render::frame::{
     Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
 };
 use crate::render::mesh::{MeshKey, MeshLibrary};
-use crate::scene::handles::{handles, Handle};
+use crate::scene::handles::{handles, Handle, HandleScales};
 use crate::scene::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
 use crate::scene::shapes::{SceneShapes, ShapeError};
 use crate::scene::state::BodyStates;
 use nalgebra::{Point3, Unit, Vector3};
 use std::fmt;
+use std::sync::OnceLock;
 use values::Values;
 
 /// The times of a movie from `from` to `to` at `fps` frames per second: `from`, then every
@@ -53,6 +55,10 @@ pub fn frame_times(from: f64, to: f64, fps: f64) -> Vec<f64> {
     let count = ((to - from) * fps + 1e-9).floor() as usize + 1;
     (0..count).map(|k| from + k as f64 / fps).collect()
 }
+
+/// Times sampled over a span of motion to find where the bodies go (see
+/// [`SceneFrames::stage`]).
+pub const STAGE_SAMPLES: f64 = 24.0;
 
 /// Points drawn per Bézier segment of a trajectory curve.
 const CURVE_SAMPLES: usize = 24;
@@ -93,6 +99,12 @@ pub struct SceneFrames {
     meshes: ShapeMeshes,
     /// Per body, its parts.
     bodies: Vec<Vec<BodyPart>>,
+    /// Whether the scene has a floor of its own, so no ground is added under it.
+    floor: bool,
+    /// Every handle of the scene at the scales of the first picture that showed handles:
+    /// they depend on the scene alone, not on the time, so they are found once, not at every
+    /// frame.
+    handles: OnceLock<(HandleScales, Vec<Handle>)>,
 }
 
 impl SceneFrames {
@@ -130,11 +142,21 @@ impl SceneFrames {
                     .collect()
             })
             .collect();
+        let floor = has_floor(scene, &shapes);
         Ok(SceneFrames {
             shapes,
             meshes,
             bodies,
+            floor,
+            handles: OnceLock::new(),
         })
+    }
+
+    /// Whether the scene has a floor of its own: a fixed body, flat and wide (a slab at least
+    /// four times as wide and deep as it is high), whose top is under every other body at the
+    /// start. Pictures then add no ground.
+    pub fn has_floor(&self) -> bool {
+        self.floor
     }
 
     /// Every mesh the frames use, for uploading to a renderer and for the exporters.
@@ -176,6 +198,21 @@ impl SceneFrames {
         Bounds::around(corners)
     }
 
+    /// Where the bodies go from `from` to `until`: their bounds at [`STAGE_SAMPLES`] times
+    /// spread over that span (and at `from` alone when it is empty); `None` with no bodies.
+    /// Pictures of that span put the ground under it ([`FrameOptions::stage`]), and a view
+    /// fitted to it keeps every body in sight.
+    pub fn stage(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        from: f64,
+        until: f64,
+    ) -> Option<Bounds> {
+        let rate = STAGE_SAMPLES / (until - from).max(1e-9);
+        self.bounds(scene, states, frame_times(from, until.max(from), rate))
+    }
+
     /// The scene at `time`, with bodies posed by `states` (bodies whose state `states` does
     /// not know are drawn in their initial state), seen in a picture of `viewport`'s size.
     /// Without a camera element the view is fitted to the bodies and the editing aids shown.
@@ -198,6 +235,7 @@ impl SceneFrames {
             background: options.background,
             wireframe: options.wireframe,
             lights: lights(&values),
+            looks: options.looks,
             ..Frame::default()
         };
         if options.links {
@@ -212,18 +250,35 @@ impl SceneFrames {
         if !options.handles.is_empty() {
             frame.handles = self.handles(scene, options);
         }
-        let bodies = self.bounds_or_unit(scene, states, time);
-        if options.grid {
-            frame.grid = Some(view::ground_grid(&bodies, palette::GRID));
+        let fitted = match &options.camera {
+            CameraChoice::Fit(bounds) => Some(*bounds),
+            _ => None,
+        };
+        let needs_bodies =
+            options.looks.ground && !self.floor && options.stage.or(fitted).is_none()
+                || matches!(options.camera, CameraChoice::Scene);
+        let bodies = needs_bodies.then(|| self.bounds_or_unit(scene, states, time));
+        if options.looks.ground && !self.floor {
+            if let Some(stage) = options.stage.or(fitted).or(bodies) {
+                frame.ground = Some(view::ground(
+                    &stage,
+                    stage.min.y,
+                    palette::GROUND,
+                    palette::GRID,
+                ));
+            }
         }
         frame.camera = match &options.camera {
             CameraChoice::Given(camera) => *camera,
             CameraChoice::Fit(bounds) => view::fitted(bounds, viewport),
-            CameraChoice::Scene => scene
-                .camera
-                .as_ref()
-                .and_then(|camera| view::scene_camera(camera, &values))
-                .unwrap_or_else(|| view::fitted(&drawn_bounds(&frame, bodies), viewport)),
+            CameraChoice::Scene => {
+                let bodies = bodies.expect("computed for the scene's camera");
+                scene
+                    .camera
+                    .as_ref()
+                    .and_then(|camera| view::scene_camera(camera, &values))
+                    .unwrap_or_else(|| view::fitted(&drawn_bounds(&frame, bodies), viewport))
+            }
         };
         frame
     }
@@ -300,19 +355,33 @@ impl SceneFrames {
             };
             let pose = state.pose();
             let selected = options.selected_bodies.contains(&b);
+            let hovered = options.hovered_body == Some(b);
             objects.extend(parts.iter().map(|part| Object {
                 mesh: part.mesh,
                 pose,
                 offset: part.offset,
                 colour: part.colour,
                 selected,
+                hovered,
             }));
         }
         objects
     }
 
     fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<FrameHandle> {
-        let all: Vec<Handle> = handles(scene, &self.shapes, &options.scales);
+        let found;
+        let all = match self.handles.get_or_init(|| {
+            (
+                options.scales,
+                handles(scene, &self.shapes, &options.scales),
+            )
+        }) {
+            (scales, all) if *scales == options.scales => all,
+            _ => {
+                found = handles(scene, &self.shapes, &options.scales);
+                &found
+            }
+        };
         all.iter()
             .enumerate()
             .filter(|(_, h)| options.handles.contains(&h.kind))
@@ -323,6 +392,31 @@ impl SceneFrames {
             })
             .collect()
     }
+}
+
+/// Whether `scene` has a floor of its own (see [`SceneFrames::has_floor`]).
+fn has_floor(scene: &Scene, shapes: &SceneShapes) -> bool {
+    let boxes: Vec<(bool, crate::geom::Aabb)> = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .filter_map(|(b, body)| {
+            let shape = shapes.of_body(b)?;
+            let pose = crate::scene::state::BodyState::initial(body).pose();
+            Some((body.fixed, shape.shape.aabb(&pose)))
+        })
+        .collect();
+    boxes.iter().enumerate().any(|(i, (fixed, slab))| {
+        let size = slab.max - slab.min;
+        let flat = size.x >= 4.0 * size.y && size.z >= 4.0 * size.y;
+        let tolerance = 1e-3 * size.x.max(size.z);
+        *fixed
+            && flat
+            && boxes
+                .iter()
+                .enumerate()
+                .all(|(j, (_, other))| j == i || other.min.y >= slab.max.y - tolerance)
+    })
 }
 
 /// `bodies` grown to hold the editing aids of `frame` (links, vectors, handles and

@@ -2,7 +2,7 @@
 
 use super::palette;
 use crate::render::camera::{Bounds, Camera};
-use crate::render::frame::Rgba;
+use crate::render::frame::{Looks, Rgba};
 use crate::scene::handles::{HandleKind, HandleScales};
 
 /// Where the picture is seen from.
@@ -19,7 +19,8 @@ pub enum CameraChoice {
 }
 
 /// The options of a picture of a scene. The default shows the bodies, links and lights from
-/// the scene's camera, with no handles, vectors, trajectories or grid.
+/// the scene's camera, with every look (ground, grid, shadows, anti-aliasing) but no handles,
+/// vectors or trajectories.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrameOptions {
     /// Draw the bodies as their edges only.
@@ -30,8 +31,14 @@ pub struct FrameOptions {
     pub highlighted_handle: Option<usize>,
     /// Bodies drawn as selected (indices into the scene's bodies).
     pub selected_bodies: Vec<usize>,
-    /// A ground grid under the bodies.
-    pub grid: bool,
+    /// The body under the pointer (an index into the scene's bodies).
+    pub hovered_body: Option<usize>,
+    /// Ground, grid, shadows, anti-aliasing, gizmo.
+    pub looks: Looks,
+    /// Where the bodies move over the motion shown: the ground lies under these bounds, so
+    /// it stays put while they move. `None`: the bounds a fitted camera is given, else the
+    /// bodies' at the picture's time.
+    pub stage: Option<Bounds>,
     /// Links as lines between their end points.
     pub links: bool,
     /// Velocity, angular velocity, force and torque vectors as arrows.
@@ -51,7 +58,9 @@ impl Default for FrameOptions {
             handles: Vec::new(),
             highlighted_handle: None,
             selected_bodies: Vec::new(),
-            grid: false,
+            hovered_body: None,
+            looks: Looks::default(),
+            stage: None,
             links: true,
             vectors: false,
             trajectories: false,
@@ -63,11 +72,14 @@ impl Default for FrameOptions {
 }
 
 impl FrameOptions {
-    /// Options for the editor: every handle, vector and trajectory shown, with a grid.
+    /// Options for the editor: every handle, vector and trajectory shown, with the gizmo.
     pub fn editing(scales: HandleScales) -> FrameOptions {
         FrameOptions {
             handles: HandleKind::ALL.to_vec(),
-            grid: true,
+            looks: Looks {
+                gizmo: true,
+                ..Looks::ALL
+            },
             vectors: true,
             trajectories: true,
             scales,

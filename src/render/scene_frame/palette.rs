@@ -20,7 +20,9 @@ pub const BODIES: [Rgba; 8] = [
 
 /// The picture's default background: a light grey, on which black shapes still show.
 pub const BACKGROUND: Rgba = [0.92, 0.93, 0.95, 1.0];
-pub const GRID: Rgba = [0.72, 0.74, 0.78, 1.0];
+/// The ground under the bodies, a little darker than the background, and its grid lines.
+pub const GROUND: Rgba = [0.85, 0.86, 0.88, 1.0];
+pub const GRID: Rgba = [0.62, 0.64, 0.69, 1.0];
 pub const LINK: Rgba = [0.15, 0.15, 0.15, 1.0];
 /// The spring pulling a body in live mode, from the grabbed point to the pointer's target.
 pub const PULL_SPRING: Rgba = [0.85, 0.10, 0.55, 1.0];

@@ -239,7 +239,7 @@ fn handles_selection_and_wireframe_follow_the_options() {
     assert_eq!(selected, [false, false, true, true, false]);
     assert!(frame.wireframe);
     let editing = initial_frame(&FrameOptions::editing(HandleScales::default()), 0.0);
-    assert!(editing.handles.len() > 10 && editing.grid.is_some() && !editing.arrows.is_empty());
+    assert!(editing.handles.len() > 10 && editing.ground.is_some() && !editing.arrows.is_empty());
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! The scene's `camera` element as the renderer's viewing state, the default fitted view and
-//! the ground grid.
+//! the ground.
 
 use super::values::Values;
 use crate::render::camera::{Bounds, Camera, Viewport};
-use crate::render::frame::Grid;
+use crate::render::frame::{Ground, Rgba};
 use crate::scene::model::Camera as SceneCamera;
 use nalgebra::{Point3, UnitQuaternion, Vector3};
 
@@ -71,25 +71,26 @@ pub(super) fn fitted(bounds: &Bounds, viewport: &Viewport) -> Camera {
     camera
 }
 
-/// Lines drawn on each side of the grid's centre lines.
-const GRID_HALF_COUNT: f64 = 10.0;
+/// How far the ground reaches from under the bodies, in radii of their bounds: far enough to
+/// fill the picture behind them before it fades.
+const GROUND_REACH: f64 = 8.0;
 
-/// A horizontal grid (normal +y) just under `bounds`, its spacing a round number (1, 2 or 5
-/// times a power of ten) near a fifth of the bounds' radius.
-pub(super) fn ground_grid(bounds: &Bounds, colour: [f32; 4]) -> Grid {
+/// A horizontal ground (normal +y) at height `level` under `bounds`, its grid's spacing a
+/// round number (1, 2 or 5 times a power of ten) near a fifth of the bounds' radius, the grid
+/// aligned with the world's axes (a major line every five through the origin).
+pub(super) fn ground(bounds: &Bounds, level: f64, colour: Rgba, line_colour: Rgba) -> Ground {
     let radius = bounds.radius().max(1e-3);
     let spacing = round_spacing(radius / 5.0);
     let centre = bounds.centre();
-    let snap = |x: f64| (x / spacing).round() * spacing;
-    let half_count = (radius * 2.0 / spacing)
-        .ceil()
-        .clamp(4.0, GRID_HALF_COUNT * 4.0);
-    Grid {
-        centre: Point3::new(snap(centre.x), bounds.min.y, snap(centre.z)),
+    let major = 5.0 * spacing;
+    let snap = |x: f64| (x / major).round() * major;
+    Ground {
+        origin: Point3::new(snap(centre.x), level, snap(centre.z)),
         normal: Vector3::y_axis(),
         spacing,
-        half_count: half_count as u32,
+        extent: GROUND_REACH * radius,
         colour,
+        line_colour,
     }
 }
 
@@ -145,15 +146,15 @@ mod tests {
     }
 
     #[test]
-    fn grid_lies_under_the_bounds() {
+    fn the_ground_lies_at_its_level_and_reaches_past_the_bounds() {
         let bounds = Bounds {
             min: Point3::new(-3.0, -2.0, -1.0),
             max: Point3::new(5.0, 4.0, 1.0),
         };
-        let grid = ground_grid(&bounds, [1.0; 4]);
-        assert_eq!(grid.centre.y, -2.0);
-        assert_eq!(grid.spacing, 1.0);
-        let reach = grid.spacing * f64::from(grid.half_count);
-        assert!(reach >= 8.0, "grid too small: {reach}");
+        let ground = ground(&bounds, -2.5, [1.0; 4], [0.0; 4]);
+        assert_eq!(ground.origin.y, -2.5);
+        assert_eq!(ground.spacing, 1.0);
+        assert_eq!(ground.origin.x % 5.0, 0.0);
+        assert!(ground.extent >= 5.0 * bounds.radius(), "{}", ground.extent);
     }
 }

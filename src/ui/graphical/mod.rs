@@ -238,7 +238,7 @@ fn side_panel(viewer: &Rc<Viewer>) -> gtk::Box {
         ("Trajectories", |o| &mut o.trajectories),
         ("Vectors", |o| &mut o.vectors),
         ("Links", |o| &mut o.links),
-        ("Grid", |o| &mut o.grid),
+        ("Grid", |o| &mut o.looks.grid),
         ("Wireframe", |o| &mut o.wireframe),
     ];
     for (name, flag) in flags {
@@ -254,6 +254,34 @@ fn side_panel(viewer: &Rc<Viewer>) -> gtk::Box {
         panel.append(&check);
     }
     panel
+}
+
+/// The looks the View menu turns on and off (the grid is in the side panel): label, action
+/// name, the flag in the options.
+type LookFlag = fn(&mut crate::render::frame::Looks) -> &mut bool;
+const LOOKS: [(&str, &str, LookFlag); 4] = [
+    ("Shadows", "look-shadows", |l| &mut l.shadows),
+    ("Ground", "look-ground", |l| &mut l.ground),
+    ("Smooth edges", "look-antialias", |l| &mut l.antialias),
+    ("Axes", "look-gizmo", |l| &mut l.gizmo),
+];
+
+/// A check item per look, for the View menu (printing, slow machines, tests).
+fn look_actions(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) {
+    for (_, name, flag) in LOOKS {
+        let on = *flag(&mut viewer.options.borrow_mut().looks);
+        let action = gio::SimpleAction::new_stateful(name, None, &on.to_variant());
+        let viewer = Rc::downgrade(viewer);
+        action.connect_change_state(move |action, state| {
+            let (Some(viewer), Some(on)) = (viewer.upgrade(), state.and_then(|s| s.get())) else {
+                return;
+            };
+            *flag(&mut viewer.options.borrow_mut().looks) = on;
+            action.set_state(&on.to_variant());
+            viewer.redraw();
+        });
+        window.add_action(&action);
+    }
 }
 
 fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::PopoverMenuBar {
@@ -290,12 +318,18 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
         });
     }
     window.add_action(&live);
+    look_actions(window, viewer);
 
     let edit = gio::Menu::new();
     edit.append(Some("Undo"), Some("win.undo"));
     edit.append(Some("Redo"), Some("win.redo"));
     let view = gio::Menu::new();
     view.append(Some("Reset view"), Some("win.reset-view"));
+    let looks = gio::Menu::new();
+    for (label, name, _) in LOOKS {
+        looks.append(Some(label), Some(&format!("win.{name}")));
+    }
+    view.append_section(None, &looks);
     let motion = gio::Menu::new();
     motion.append(Some("Simulate"), Some("win.simulate"));
     motion.append(Some("Play"), Some("win.play"));
@@ -407,6 +441,14 @@ fn mouse(viewer: &Rc<Viewer>, area: &gtk::GLArea) {
             if let Some(viewer) = viewer.upgrade() {
                 let at = viewer.gl().picture_point(x, y);
                 viewer.pointer_moved(at);
+            }
+        });
+    }
+    {
+        let viewer = Rc::downgrade(viewer);
+        motion.connect_leave(move |_| {
+            if let Some(viewer) = viewer.upgrade() {
+                viewer.pointer_left();
             }
         });
     }

@@ -9,7 +9,7 @@
 
 use super::live::{FinishedRun, LiveRun, PullPlane, ScreenDirection};
 use crate::live::{Clock, Playback, PlaybackState, SystemClock};
-use crate::render::camera::{Camera, Viewport};
+use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
 use crate::render::pick::{self, body_under, nearest_handle, pointer_ray};
@@ -132,6 +132,9 @@ pub struct Viewer {
     last_run: RefCell<Option<FinishedRun>>,
     /// The slow-down the status line shows for the live run, while it cannot keep pace.
     live_slowdown: RefCell<Option<String>>,
+    /// Where the bodies go over the motion computed so far, and up to what time it was
+    /// found: the ground lies under it (see [`Viewer::stage`]).
+    stage: Cell<Option<(f64, Option<Bounds>)>>,
 }
 
 /// The handle kinds shown in a new viewer.
@@ -175,6 +178,7 @@ impl Viewer {
             live_ticking: RefCell::new(None),
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
+            stage: Cell::new(None),
         });
         viewer.prepare();
         viewer
@@ -215,6 +219,7 @@ impl Viewer {
 
     /// Prepares the session's current scene for drawing.
     fn prepare(&self) {
+        self.stage.set(None);
         let Some(scene) = self.editor.session.scene() else {
             *self.prepared.borrow_mut() = None;
             return;
@@ -755,6 +760,31 @@ impl Viewer {
 
     pub fn pointer_moved(&self, at: Point2<f64>) {
         self.pointer.set(Some(at));
+        // The body under the pointer is highlighted, unless a gesture is under way.
+        let hovered = if self.gesture.borrow().is_none() {
+            self.body_at(at).map(|click| click.body)
+        } else {
+            None
+        };
+        self.set_hovered(hovered);
+    }
+
+    /// The pointer left the picture: no body is under it.
+    pub fn pointer_left(&self) {
+        self.pointer.set(None);
+        self.set_hovered(None);
+    }
+
+    fn set_hovered(&self, body: Option<usize>) {
+        let changed = {
+            let mut options = self.options.borrow_mut();
+            let changed = options.hovered_body != body;
+            options.hovered_body = body;
+            changed
+        };
+        if changed {
+            self.redraw();
+        }
     }
 
     pub fn set_free(&self, free: bool) {
@@ -1147,6 +1177,33 @@ impl Viewer {
     }
 }
 
+impl Viewer {
+    /// Where the bodies go over the motion computed so far (the initial state without
+    /// motion), so the ground stays put under them while they move; found again only when
+    /// the motion has grown by a tenth of the simulated span, or is complete.
+    fn stage(&self, scene: &Scene, frames: &SceneFrames) -> Option<Bounds> {
+        let (start, finish) = (scene.simulator.start, scene.simulator.finish);
+        let motion = self.motion();
+        let until = motion
+            .as_ref()
+            .map_or(start, |m| m.complete_until())
+            .clamp(start, finish);
+        let grown =
+            |at: f64| until - at > 0.1 * (finish - start) || (until >= finish && at < finish);
+        if let Some((_, bounds)) = self.stage.get().filter(|(at, _)| !grown(*at)) {
+            return bounds;
+        }
+        let initial = InitialStates { scene };
+        let states: &dyn BodyStates = match &motion {
+            Some(m) => m,
+            None => &initial,
+        };
+        let bounds = frames.stage(scene, states, start, until);
+        self.stage.set(Some((until, bounds)));
+        bounds
+    }
+}
+
 /// The view a viewer without a scene camera starts with: the scene's initial state, as drawn
 /// with `options`, fitted into the picture.
 pub fn initial_view(
@@ -1165,12 +1222,15 @@ pub fn initial_view(
         .camera
 }
 
-/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors and links on a grid,
-/// at handle scales fitted to the scene.
+/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors and links on the
+/// ground with every look and the axis gizmo, at handle scales fitted to the scene.
 pub fn initial_options(scales: HandleScales) -> FrameOptions {
     FrameOptions {
         handles: INITIAL_HANDLES.to_vec(),
-        grid: true,
+        looks: crate::render::frame::Looks {
+            gizmo: true,
+            ..crate::render::frame::Looks::ALL
+        },
         vectors: true,
         scales,
         ..FrameOptions::default()
@@ -1214,6 +1274,7 @@ impl Scenery for Viewer {
             ViewSource::Own(camera) => CameraChoice::Given(camera),
             ViewSource::SceneCamera | ViewSource::Unset => CameraChoice::Scene,
         };
+        options.stage = self.stage(&scene, &prepared.frames);
         let selection = self.editor.selection();
         options.selected_bodies = scene
             .bodies

@@ -16,7 +16,7 @@ use super::gl_view::{GlView, Scenery};
 use super::scene_text::write_shape;
 use super::view_mouse::{ViewDrag, LEFT, MIDDLE, PICK_RADIUS, RIGHT};
 use crate::render::camera::{Bounds, Camera, Viewport};
-use crate::render::frame::{Frame, Grid, Handle, Object};
+use crate::render::frame::{Frame, Ground, Handle, Looks, Object};
 use crate::render::mesh::{Mesh, MeshKey, MeshLibrary};
 use crate::render::pick::{nearest_on_screen, pointer_ray};
 use crate::render::scene_frame::palette;
@@ -264,6 +264,7 @@ impl Scenery for ShapeEditor {
                     offset: Vector3::zeros(),
                     colour: if Some(i) == selected { SELECTED } else { OTHER },
                     selected: false,
+                    hovered: false,
                 }
             })
             .collect();
@@ -283,13 +284,18 @@ impl Scenery for ShapeEditor {
         let frame = Frame {
             objects,
             handles,
-            grid: Some(Grid {
-                centre: Point3::origin(),
+            ground: Some(Ground {
+                origin: Point3::origin(),
                 normal: Vector3::y_axis(),
                 spacing: 0.5,
-                half_count: 10,
-                colour: palette::GRID,
+                extent: 8.0,
+                colour: palette::GROUND,
+                line_colour: palette::GRID,
             }),
+            looks: Looks {
+                gizmo: true,
+                ..Looks::ALL
+            },
             camera,
             background: palette::BACKGROUND,
             handle_radius: 5.0,

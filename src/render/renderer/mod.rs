@@ -1,0 +1,1122 @@
+//! The GL renderer: draws a [`Frame`] into the currently bound framebuffer.
+//!
+//! One `Renderer` owns the programs, buffers and targets of one `glow::Context`. Meshes are
+//! uploaded once per key; each frame, the objects are grouped by mesh and drawn with one
+//! instanced call per mesh and depth slab from a single instance-buffer upload (see
+//! [`batches`]), so thousands of bodies cost a few dozen GL calls. A frame is drawn in passes:
+//!
+//! 1. **shadows** ([`shadow`]): the bodies' depths seen from the key light, when they or the
+//!    light changed since the map was last drawn;
+//! 2. **bodies**, lit by the frame's lights with the key light's shadows, a sky and ground
+//!    hemisphere and a little specular; selected and hovered bodies get a coloured rim and an
+//!    outline (the body pushed out a few pixels on the screen, behind itself);
+//! 3. **ground**: a plane under the bodies with its grid, fading out towards its edge,
+//!    darkened where shadows fall, drawn after the bodies so hidden parts cost nothing;
+//! 4. markers, arrowheads and lines (links, vectors, trajectories), then **handles** over a
+//!    cleared depth buffer so they always show;
+//! 5. **anti-aliasing**: the passes above draw into a texture ([`post`]), which a final pass
+//!    copies into the caller's framebuffer, smoothing edges on the way;
+//! 6. the **axis gizmo** ([`gizmo`]) in the lower left corner.
+//!
+//! Each of shadows, ground, grid, anti-aliasing and gizmo follows the frame's
+//! [`Looks`](crate::render::frame::Looks). Drawing can also be run stage by stage
+//! ([`Renderer::prepare`], [`Renderer::upload`], [`Renderer::submit`]) to time each.
+
+mod batches;
+mod cull;
+mod gizmo;
+mod gpu;
+mod post;
+mod shadow;
+
+use super::camera::Viewport;
+use super::frame::{plane_axes, Frame, Light, Rgba};
+use super::mesh::{Mesh, MeshKey, MeshLibrary, MeshShape, Vertex};
+use super::shader::{
+    attribute, unit, GroundVariant, MeshProgram, MeshVariant, Programs, ShaderDialect, MAX_LIGHTS,
+};
+use batches::{fill_lines, Batch, Batches, Casters, Culling, Eye, MeshInfo, MeshRef};
+use cull::{DepthTiles, Shown};
+use glow::HasContext;
+use gpu::{as_bytes, matrix_f32, GpuMesh, Instance, LineVertex, Primitive};
+use nalgebra::{Matrix4, Point3, Vector3};
+use post::PictureTarget;
+use shadow::{ShadowMap, ShadowView};
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Range;
+
+/// The most a shadow darkens the ground (a share of its brightness).
+const MAX_GROUND_SHADOW: f32 = 0.55;
+/// Triangles in the ground's fan.
+const GROUND_SIDES: i32 = 48;
+/// The gizmo's own light, in its eye space: from the upper right, in front.
+const GIZMO_LIGHT: [f32; 4] = [0.35, 0.55, 0.76, 0.0];
+/// The gizmo is drawn by the mesh program for one light without shadows.
+const GIZMO_VARIANT: MeshVariant = MeshVariant {
+    lights: 1,
+    shadows: false,
+};
+
+/// Why the renderer could not be set up or could not draw.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RenderError {
+    /// A shader failed to compile or link; the message is the driver's log.
+    Shader(String),
+    /// A GL object could not be created.
+    Gl(String),
+    /// The frame names a mesh that was never uploaded.
+    MissingMesh { key: MeshKey, object: usize },
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RenderError::Shader(log) => write!(f, "renderer shaders: {log}"),
+            RenderError::Gl(message) => write!(f, "GL: {message}"),
+            RenderError::MissingMesh { key, object } => write!(
+                f,
+                "object {object} uses mesh {} which was not uploaded",
+                key.0
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+/// The renderer's own meshes.
+struct Builtin {
+    /// Unit spheres by level of detail.
+    spheres: Vec<GpuMesh>,
+    arrowhead: GpuMesh,
+    shaft: GpuMesh,
+    disc: GpuMesh,
+}
+
+/// The frame's lights as the shaders take them.
+#[derive(Clone, Copy)]
+struct LightValues {
+    count: usize,
+    /// Eye space: position (w = 1) or direction towards the light (w = 0).
+    positions: [f32; 4 * MAX_LIGHTS],
+    colours: [f32; 3 * MAX_LIGHTS],
+    /// The light casting shadows, or -1.
+    shadow_light: i32,
+    /// The world's up direction in eye space.
+    up: [f32; 3],
+    ambient: f32,
+}
+
+/// The ground as the ground program takes it.
+struct GroundValues {
+    origin: [f32; 3],
+    axis_u: [f32; 3],
+    axis_v: [f32; 3],
+    normal: [f32; 3],
+    extent: f32,
+    spacing: f32,
+    colour: Rgba,
+    line_colour: Rgba,
+    grid: bool,
+    /// The share of the light on the ground that the key light brings, which its shadows take
+    /// away.
+    key_share: f32,
+}
+
+/// A prepared frame: everything [`Renderer::submit`] needs besides the uploaded buffers.
+struct Prepared {
+    width: u32,
+    height: u32,
+    view: Matrix4<f64>,
+    projection: Matrix4<f64>,
+    /// Eye units per pixel at unit depth.
+    per_pixel: f64,
+    lights: LightValues,
+    background: Rgba,
+    wireframe: bool,
+    shadow: Option<ShadowView>,
+    /// The shadow map must be drawn again.
+    shadow_stale: bool,
+    ground: Option<GroundValues>,
+    antialias: bool,
+    /// Bodies are culled (see [`cull`]).
+    culling: bool,
+    /// The scene's line vertices (the gizmo's letters follow them).
+    lines: Range<usize>,
+    gizmo: Option<gizmo::Gizmo>,
+}
+
+/// What the shadow map was last drawn from: the light's view, the map's size, the casters.
+struct ShadowDrawn {
+    clip: Matrix4<f64>,
+    size: u32,
+    casters: Vec<(MeshRef, Instance)>,
+}
+
+impl Prepared {
+    /// The mesh program this frame needs.
+    fn mesh_variant(&self) -> MeshVariant {
+        MeshVariant {
+            lights: self.lights.count,
+            shadows: self.shadow.is_some(),
+        }
+    }
+
+    /// The ground program this frame needs, if it has a ground.
+    fn ground_variant(&self) -> Option<GroundVariant> {
+        self.ground.as_ref().map(|g| GroundVariant {
+            grid: g.grid,
+            shadows: self.shadow.is_some(),
+        })
+    }
+}
+
+/// Draws frames for one GL context. The context must be current whenever a method is called
+/// and when the renderer is dropped.
+pub struct Renderer {
+    gl: glow::Context,
+    dialect: ShaderDialect,
+    programs: Programs,
+    meshes: HashMap<MeshKey, GpuMesh>,
+    builtin: Builtin,
+    instance_buffer: glow::Buffer,
+    /// The bodies culling found not hidden after the first pass.
+    late_buffer: glow::Buffer,
+    caster_buffer: glow::Buffer,
+    line_array: glow::VertexArray,
+    line_buffer: glow::Buffer,
+    /// Bound for draws whose vertices come from `gl_VertexID` alone.
+    empty_array: glow::VertexArray,
+    shadow_map: Option<ShadowMap>,
+    /// What the shadow map holds.
+    shadow_drawn: Option<ShadowDrawn>,
+    /// What the light saw when the map was last drawn with culling.
+    shadow_shown: Shown,
+    /// The casters culling found not hidden after the map's first pass.
+    shadow_late_buffer: glow::Buffer,
+    picture: Option<PictureTarget>,
+    /// Per-frame work, kept to avoid reallocating every frame.
+    batches: Batches,
+    casters: Casters,
+    lines: Vec<LineVertex>,
+    /// What the eye saw in the last frames drawn with culling.
+    shown: Shown,
+    /// Depths read back for culling.
+    depths: Vec<f32>,
+    prepared: Option<Prepared>,
+}
+
+impl Renderer {
+    /// Creates the programs and built-in meshes. `gl` must be current on this thread.
+    pub fn new(gl: glow::Context, dialect: ShaderDialect) -> Result<Renderer, RenderError> {
+        keep_freed_memory();
+        // SAFETY: the caller makes `gl` current; every GL object created here is owned by the
+        // renderer and deleted in `Drop`.
+        unsafe {
+            let programs = Programs::new(&gl, dialect).map_err(RenderError::Shader)?;
+            let built =
+                |mesh: Result<Mesh, _>| GpuMesh::upload(&gl, &mesh.expect("valid built-in mesh"));
+            let spheres = (0..=batches::MAX_SPHERE_LEVEL)
+                .map(|level| built(Mesh::sphere(1.0, level)))
+                .collect::<Result<Vec<_>, _>>()?;
+            let builtin = Builtin {
+                spheres,
+                arrowhead: built(Mesh::cone(0.35, 1.0, 12))?,
+                shaft: built(Mesh::prism(gizmo::SHAFT_RADIUS, 1.0, 10))?,
+                disc: GpuMesh::upload(&gl, &disc())?,
+            };
+            let line_array = gl.create_vertex_array().map_err(RenderError::Gl)?;
+            let line_buffer = gl.create_buffer().map_err(RenderError::Gl)?;
+            gl.bind_vertex_array(Some(line_array));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(line_buffer));
+            let stride = std::mem::size_of::<LineVertex>() as i32;
+            gl.enable_vertex_attrib_array(attribute::POSITION);
+            gl.vertex_attrib_pointer_f32(attribute::POSITION, 3, glow::FLOAT, false, stride, 0);
+            gl.enable_vertex_attrib_array(attribute::LINE_COLOUR);
+            gl.vertex_attrib_pointer_f32(attribute::LINE_COLOUR, 4, glow::FLOAT, false, stride, 12);
+            gl.bind_vertex_array(None);
+            let shadow_late_buffer = gl.create_buffer().map_err(RenderError::Gl)?;
+            Ok(Renderer {
+                instance_buffer: gl.create_buffer().map_err(RenderError::Gl)?,
+                late_buffer: gl.create_buffer().map_err(RenderError::Gl)?,
+                caster_buffer: gl.create_buffer().map_err(RenderError::Gl)?,
+                empty_array: gl.create_vertex_array().map_err(RenderError::Gl)?,
+                gl,
+                dialect,
+                programs,
+                meshes: HashMap::new(),
+                builtin,
+                line_array,
+                line_buffer,
+                shadow_map: None,
+                shadow_drawn: None,
+                shadow_shown: Shown::default(),
+                shadow_late_buffer,
+                picture: None,
+                batches: Batches::default(),
+                casters: Casters::default(),
+                lines: Vec::new(),
+                shown: Shown::default(),
+                depths: Vec::new(),
+                prepared: None,
+            })
+        }
+    }
+
+    /// The GL context, for callers that need to read back or bind framebuffers.
+    pub fn gl(&self) -> &glow::Context {
+        &self.gl
+    }
+
+    /// Uploads `mesh` under `key`, replacing what was uploaded there before.
+    pub fn upload_mesh(&mut self, key: MeshKey, mesh: &Mesh) -> Result<(), RenderError> {
+        // SAFETY: the context is current (type invariant); the old buffers are no longer used.
+        unsafe {
+            let gpu = GpuMesh::upload(&self.gl, mesh)?;
+            if let Some(old) = self.meshes.insert(key, gpu) {
+                old.delete(&self.gl);
+                self.shadow_drawn = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Uploads every mesh of `library` whose key has not been uploaded yet.
+    pub fn upload_missing(&mut self, library: &MeshLibrary) -> Result<(), RenderError> {
+        for (key, mesh) in library.iter() {
+            if !self.meshes.contains_key(&key) {
+                self.upload_mesh(key, mesh)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a mesh has been uploaded under `key`.
+    pub fn has_mesh(&self, key: MeshKey) -> bool {
+        self.meshes.contains_key(&key)
+    }
+
+    /// Draws `frame` into the bound framebuffer, whose drawable size is `width` × `height`
+    /// pixels. Clears colour and depth first; the framebuffer needs a depth buffer. An empty
+    /// drawable (a side of 0, as while a window is being laid out) draws nothing.
+    ///
+    /// The same as [`Renderer::prepare`], [`Renderer::upload`] and [`Renderer::submit`] in
+    /// turn; the benchmark calls those one by one to time each stage.
+    pub fn draw(&mut self, frame: &Frame, width: u32, height: u32) -> Result<(), RenderError> {
+        self.prepare(frame, width, height)?;
+        self.upload();
+        self.submit()
+    }
+
+    /// The first stage of [`Renderer::draw`], on the CPU only: the instances, lines, lights,
+    /// shadow view and ground of `frame` in a picture of `width` × `height` pixels.
+    pub fn prepare(&mut self, frame: &Frame, width: u32, height: u32) -> Result<(), RenderError> {
+        self.prepared = None;
+        if let Some((object, o)) = frame
+            .objects
+            .iter()
+            .enumerate()
+            .find(|(_, o)| !self.meshes.contains_key(&o.mesh))
+        {
+            return Err(RenderError::MissingMesh {
+                key: o.mesh,
+                object,
+            });
+        }
+        if width == 0 || height == 0 {
+            return Ok(());
+        }
+        let viewport = Viewport::new(f64::from(width), f64::from(height));
+        let camera = &frame.camera;
+        let eye = Eye::new(camera, &viewport);
+        let ground = frame.ground.as_ref().filter(|_| frame.looks.ground);
+        let spheres = frame.bounding_spheres_by(|key| self.meshes.get(&key).map(|m| m.radius));
+        let (mut near, mut far) = camera.clip_range(&spheres);
+        if let Some(ground) = ground {
+            // The ground disc's depths: its centre's, give or take its reach along the view.
+            let normal = camera.rotation * ground.normal.into_inner();
+            let spread = ground.extent * camera.scale * (1.0 - normal.z * normal.z).max(0.0).sqrt();
+            let depth = eye.depth(&ground.origin);
+            far = far.max((depth + spread) * 1.05);
+            // The ground may reach up to the eye: clip it only very near.
+            let ground_near = ((depth - spread) * 0.95).max(far * 1e-3);
+            near = if spheres.is_empty() {
+                ground_near
+            } else {
+                near.min(ground_near)
+            };
+        }
+        let projection = camera.projection_matrix(viewport.aspect(), near, far);
+
+        let meshes = &self.meshes;
+        let info = |key: MeshKey| {
+            let mesh = &meshes[&key];
+            MeshInfo {
+                radius: mesh.radius,
+                sphere: mesh.sphere,
+            }
+        };
+        // Depth cannot be read back on OpenGL ES; wireframes hide nothing.
+        let culling = self.dialect == ShaderDialect::Gl33Core
+            && !frame.wireframe
+            && frame.objects.len() >= cull::MIN_BODIES;
+        let shown = self.shown.of(frame.objects.len());
+        self.batches.fill(
+            frame,
+            &eye,
+            info,
+            culling.then_some(Culling {
+                view: &eye.view,
+                projection: &projection,
+                size: (width, height),
+                shown,
+            }),
+        );
+        fill_lines(&mut self.lines, frame, &eye);
+        let scene_lines = 0..self.lines.len();
+        let gizmo = if frame.looks.gizmo {
+            gizmo::gizmo(
+                &camera.rotation,
+                width,
+                height,
+                &mut self.batches,
+                &mut self.lines,
+            )
+        } else {
+            None
+        };
+
+        let lights = frame.effective_lights();
+        let solid_bodies = !frame.wireframe && !frame.objects.is_empty();
+        let shadow = if frame.looks.shadows && solid_bodies {
+            let bodies = frame.objects.iter().map(|o| {
+                (
+                    o.placement() * Point3::origin(),
+                    self.meshes[&o.mesh].radius,
+                )
+            });
+            shadow::enclosing(bodies).and_then(|(centre, radius)| {
+                let pixels = 2.0 * radius / eye.world_length(&centre, 1.0);
+                let size = shadow::map_size(pixels);
+                shadow::shadow_view(&lights, (centre, radius), ground, &eye.origin, size)
+            })
+        } else {
+            None
+        };
+        let mut shadow_stale = false;
+        if let Some(view) = &shadow {
+            let shown = self.shadow_shown.of(frame.objects.len());
+            let light = Culling {
+                view: &view.view,
+                projection: &view.projection,
+                size: (view.size, view.size),
+                shown,
+            };
+            let cull =
+                self.dialect == ShaderDialect::Gl33Core && frame.objects.len() >= cull::MIN_BODIES;
+            self.casters
+                .fill(frame, &eye, &light, view.texel, info, cull);
+            shadow_stale = self.shadow_drawn.as_ref().is_none_or(|drawn| {
+                drawn.clip != view.clip
+                    || drawn.size != view.size
+                    || drawn.casters != self.casters.all
+            });
+        }
+
+        let mut values = LightValues {
+            count: lights.len().clamp(1, MAX_LIGHTS),
+            positions: [0.0; 4 * MAX_LIGHTS],
+            colours: [0.0; 3 * MAX_LIGHTS],
+            shadow_light: shadow.as_ref().map_or(-1, |s| s.light as i32),
+            up: {
+                let up = camera.rotation * Vector3::y();
+                [up.x as f32, up.y as f32, up.z as f32]
+            },
+            ambient: frame.ambient,
+        };
+        for (i, light) in lights.iter().take(MAX_LIGHTS).enumerate() {
+            let (position, colour) = eye_light(camera, light);
+            values.positions[4 * i..4 * i + 4].copy_from_slice(&position);
+            values.colours[3 * i..3 * i + 3].copy_from_slice(&colour);
+        }
+        let key_share = match (&shadow, ground) {
+            (Some(view), Some(g)) => key_share(&lights, view.light, g, frame.ambient),
+            _ => 0.0,
+        };
+        let ground = ground.map(|g| {
+            let (u, v) = plane_axes(&g.normal);
+            let f = |v: Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
+            GroundValues {
+                origin: eye.point(&g.origin),
+                axis_u: f(u),
+                axis_v: f(v),
+                normal: f(g.normal.into_inner()),
+                extent: g.extent as f32,
+                spacing: g.spacing as f32,
+                colour: g.colour,
+                line_colour: g.line_colour,
+                grid: frame.looks.grid,
+                key_share,
+            }
+        });
+        self.prepared = Some(Prepared {
+            width,
+            height,
+            view: eye.view,
+            projection,
+            per_pixel: eye.per_pixel,
+            lights: values,
+            background: frame.background,
+            wireframe: frame.wireframe,
+            shadow,
+            shadow_stale,
+            ground,
+            antialias: frame.looks.antialias,
+            culling,
+            lines: scene_lines,
+            gizmo,
+        });
+        Ok(())
+    }
+
+    /// The second stage of [`Renderer::draw`]: the prepared instances, shadow casters and
+    /// lines into their GL buffers.
+    pub fn upload(&mut self) {
+        let Some(prepared) = &self.prepared else {
+            return;
+        };
+        // SAFETY: the context is current (type invariant); the buffers belong to this renderer.
+        unsafe {
+            let gl = &self.gl;
+            for (buffer, bytes) in [
+                (self.instance_buffer, as_bytes(&self.batches.instances)),
+                (self.line_buffer, as_bytes(&self.lines)),
+            ] {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes, glow::STREAM_DRAW);
+            }
+            if prepared.shadow_stale {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.caster_buffer));
+                gl.buffer_data_u8_slice(
+                    glow::ARRAY_BUFFER,
+                    as_bytes(&self.casters.instances),
+                    glow::STREAM_DRAW,
+                );
+            }
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        }
+    }
+
+    /// The last stage of [`Renderer::draw`]: the GL calls that draw the prepared and uploaded
+    /// frame into the framebuffer bound now.
+    pub fn submit(&mut self) -> Result<(), RenderError> {
+        let Some(prepared) = self.prepared.take() else {
+            return Ok(());
+        };
+        // SAFETY: the context is current (type invariant); all buffers, arrays, textures and
+        // framebuffers bound here belong to this renderer or are the caller's framebuffer, and
+        // each draw reads only the uploaded ranges.
+        unsafe {
+            let destination = self
+                .gl
+                .get_parameter_framebuffer(glow::DRAW_FRAMEBUFFER_BINDING);
+            if let Some(view) = prepared.shadow.as_ref().filter(|_| prepared.shadow_stale) {
+                self.draw_shadow_map(view)?;
+            }
+            let programs = &mut self.programs;
+            programs
+                .prepare_mesh(&self.gl, prepared.mesh_variant())
+                .and_then(|()| programs.prepare_mesh(&self.gl, GIZMO_VARIANT))
+                .map_err(RenderError::Shader)?;
+            if let Some(variant) = prepared.ground_variant() {
+                programs
+                    .prepare_ground(&self.gl, variant)
+                    .map_err(RenderError::Shader)?;
+            }
+            let into = if prepared.antialias {
+                Some(
+                    self.picture_target(prepared.width, prepared.height)?
+                        .framebuffer,
+                )
+            } else {
+                destination
+            };
+            self.draw_bodies(&prepared, into);
+            if prepared.culling {
+                self.draw_late_bodies(&prepared);
+            }
+            self.draw_rest(&prepared, destination);
+        }
+        Ok(())
+    }
+
+    /// Clears `into` and draws the bodies (those of the first pass, when culling).
+    unsafe fn draw_bodies(&self, prepared: &Prepared, into: Option<glow::Framebuffer>) {
+        let gl = &self.gl;
+        let (width, height) = (prepared.width, prepared.height);
+        gl.bind_framebuffer(glow::FRAMEBUFFER, into);
+        gl.viewport(0, 0, width as i32, height as i32);
+        let [r, g, b, a] = prepared.background;
+        gl.clear_color(r, g, b, a);
+        gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        gl.enable(glow::DEPTH_TEST);
+        gl.depth_func(glow::LEQUAL);
+        gl.depth_mask(true);
+        gl.enable(glow::BLEND);
+        gl.blend_func_separate(
+            glow::SRC_ALPHA,
+            glow::ONE_MINUS_SRC_ALPHA,
+            glow::ONE,
+            glow::ONE_MINUS_SRC_ALPHA,
+        );
+        gl.front_face(glow::CCW);
+        gl.cull_face(glow::BACK);
+        gl.active_texture(glow::TEXTURE0 + unit::SHADOW_MAP);
+        gl.bind_texture(
+            glow::TEXTURE_2D,
+            self.shadow_map.as_ref().map(|m| m.texture),
+        );
+        let mesh = self.programs.mesh(prepared.mesh_variant());
+        self.use_mesh_program(mesh, prepared);
+
+        let batches = &self.batches;
+        let objects = &batches.list[batches.objects.clone()];
+        if prepared.wireframe {
+            gl.disable(glow::CULL_FACE);
+            gl.uniform_1_i32(mesh.lit.as_ref(), 0);
+            self.draw_batches(objects, self.instance_buffer, Primitive::Edges);
+        } else {
+            gl.enable(glow::CULL_FACE);
+            self.draw_batches(objects, self.instance_buffer, Primitive::Triangles);
+        }
+    }
+
+    /// Culling's second pass: reads the depth drawn so far, draws the late bodies it does not
+    /// hide, and reads the depth again to tell which bodies the next frame draws first.
+    unsafe fn draw_late_bodies(&mut self, prepared: &Prepared) {
+        let (width, height) = (prepared.width, prepared.height);
+        self.read_depths(width, height);
+        let tiles = DepthTiles::new(&self.depths, width, height);
+        self.batches.fill_late(&tiles);
+        let gl = &self.gl;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.late_buffer));
+        gl.buffer_data_u8_slice(
+            glow::ARRAY_BUFFER,
+            as_bytes(&self.batches.culled.instances),
+            glow::STREAM_DRAW,
+        );
+        self.draw_batches(
+            &self.batches.culled.list,
+            self.late_buffer,
+            Primitive::Triangles,
+        );
+        let culled = &self.batches.culled;
+        if self.shown.due(culled.bodies()) {
+            self.read_depths(width, height);
+            let tiles = DepthTiles::new(&self.depths, width, height);
+            self.batches.culled.shown(&tiles, &mut self.shown.bodies);
+        } else {
+            culled.add_drawn(&mut self.shown.bodies);
+        }
+    }
+
+    /// The depth buffer of the bound framebuffer, into `depths`.
+    unsafe fn read_depths(&mut self, width: u32, height: u32) {
+        self.depths.resize(width as usize * height as usize, 0.0);
+        let bytes = std::slice::from_raw_parts_mut(
+            self.depths.as_mut_ptr().cast::<u8>(),
+            std::mem::size_of_val(self.depths.as_slice()),
+        );
+        self.gl.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+        self.gl.read_pixels(
+            0,
+            0,
+            width as i32,
+            height as i32,
+            glow::DEPTH_COMPONENT,
+            glow::FLOAT,
+            glow::PixelPackData::Slice(Some(bytes)),
+        );
+    }
+
+    /// Every pass after the bodies: outlines, ground, aids, handles, then (anti-aliased) into
+    /// `destination`, and the gizmo.
+    unsafe fn draw_rest(&self, prepared: &Prepared, destination: Option<glow::Framebuffer>) {
+        let gl = &self.gl;
+        let (width, height) = (prepared.width, prepared.height);
+        let mesh = self.programs.mesh(prepared.mesh_variant());
+        let batches = &self.batches;
+        let outlines = &batches.list[batches.outlines.clone()];
+        if !outlines.is_empty() {
+            let outline = &self.programs.outline;
+            gl.use_program(Some(outline.program));
+            let view = matrix_f32(&prepared.view);
+            gl.uniform_matrix_4_f32_slice(outline.view.as_ref(), false, &view);
+            let projection = matrix_f32(&prepared.projection);
+            gl.uniform_matrix_4_f32_slice(outline.projection.as_ref(), false, &projection);
+            gl.uniform_2_f32(
+                outline.pixel.as_ref(),
+                2.0 / width as f32,
+                2.0 / height as f32,
+            );
+            gl.enable(glow::CULL_FACE);
+            self.draw_batches(outlines, self.instance_buffer, Primitive::Triangles);
+        }
+
+        if let Some(ground) = &prepared.ground {
+            self.draw_ground(prepared, ground);
+        }
+        // Editing aids are lit but take no shadows: they are not part of the scene.
+        gl.use_program(Some(mesh.program));
+        gl.uniform_1_i32(mesh.lit.as_ref(), 1);
+        gl.uniform_1_i32(mesh.shadow_light.as_ref(), -1);
+        gl.enable(glow::CULL_FACE);
+        for range in [batches.markers.clone(), batches.arrowheads.clone()] {
+            self.draw_batches(
+                &batches.list[range],
+                self.instance_buffer,
+                Primitive::Triangles,
+            );
+        }
+
+        if prepared.antialias {
+            // Line pixels get alpha 0, which tells the anti-aliasing pass to keep them.
+            gl.blend_func_separate(
+                glow::SRC_ALPHA,
+                glow::ONE_MINUS_SRC_ALPHA,
+                glow::ZERO,
+                glow::ZERO,
+            );
+        }
+        self.draw_lines(
+            &(prepared.projection * prepared.view),
+            prepared.lines.clone(),
+        );
+        gl.blend_func_separate(
+            glow::SRC_ALPHA,
+            glow::ONE_MINUS_SRC_ALPHA,
+            glow::ONE,
+            glow::ONE_MINUS_SRC_ALPHA,
+        );
+
+        // Handles always show: they are drawn over everything, far to near.
+        let handles = &batches.list[batches.handles.clone()];
+        if !handles.is_empty() {
+            let program = &self.programs.handle;
+            gl.use_program(Some(program.program));
+            let view = matrix_f32(&prepared.view);
+            gl.uniform_matrix_4_f32_slice(program.view.as_ref(), false, &view);
+            let projection = matrix_f32(&prepared.projection);
+            gl.uniform_matrix_4_f32_slice(program.projection.as_ref(), false, &projection);
+            gl.uniform_1_f32(program.per_pixel.as_ref(), prepared.per_pixel as f32);
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
+            self.draw_batches(handles, self.instance_buffer, Primitive::Triangles);
+            gl.enable(glow::DEPTH_TEST);
+        }
+
+        if prepared.antialias {
+            self.antialias(destination, width, height);
+        }
+        if let Some(gizmo) = &prepared.gizmo {
+            self.draw_gizmo(gizmo, prepared);
+        }
+
+        gl.disable(glow::CULL_FACE);
+        gl.bind_vertex_array(None);
+        gl.use_program(None);
+        gl.active_texture(glow::TEXTURE0);
+    }
+
+    /// Draws the shadow map of the prepared casters (in two passes when culling them) and
+    /// keeps what it holds.
+    unsafe fn draw_shadow_map(&mut self, view: &ShadowView) -> Result<(), RenderError> {
+        if self
+            .shadow_map
+            .as_ref()
+            .is_some_and(|m| m.size != view.size)
+        {
+            if let Some(old) = self.shadow_map.take() {
+                old.delete(&self.gl);
+            }
+        }
+        if self.shadow_map.is_none() {
+            self.shadow_map = Some(ShadowMap::new(&self.gl, view.size)?);
+        }
+        let gl = &self.gl;
+        let map = self.shadow_map.as_ref().expect("made above");
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(map.framebuffer));
+        let side = view.size as i32;
+        gl.viewport(0, 0, side, side);
+        gl.depth_mask(true);
+        gl.clear(glow::DEPTH_BUFFER_BIT);
+        gl.enable(glow::DEPTH_TEST);
+        gl.depth_func(glow::LEQUAL);
+        gl.enable(glow::CULL_FACE);
+        gl.cull_face(glow::BACK);
+        gl.enable(glow::POLYGON_OFFSET_FILL);
+        let (factor, units) = shadow::POLYGON_OFFSET;
+        gl.polygon_offset(factor, units);
+        let depth = &self.programs.depth;
+        gl.use_program(Some(depth.program));
+        gl.uniform_matrix_4_f32_slice(depth.light.as_ref(), false, &matrix_f32(&view.clip));
+        self.draw_depths(&self.casters.list, self.caster_buffer);
+        if self.casters.culled.active() {
+            self.read_depths(view.size, view.size);
+            let tiles = DepthTiles::new(&self.depths, view.size, view.size);
+            self.casters.fill_late(&tiles);
+            let gl = &self.gl;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.shadow_late_buffer));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                as_bytes(&self.casters.culled.instances),
+                glow::STREAM_DRAW,
+            );
+            self.draw_depths(&self.casters.culled.list, self.shadow_late_buffer);
+            let culled = &self.casters.culled;
+            if self.shadow_shown.due(culled.bodies()) {
+                self.read_depths(view.size, view.size);
+                let tiles = DepthTiles::new(&self.depths, view.size, view.size);
+                let culled = &self.casters.culled;
+                culled.shown(&tiles, &mut self.shadow_shown.bodies);
+            } else {
+                culled.add_drawn(&mut self.shadow_shown.bodies);
+            }
+        }
+        self.gl.disable(glow::POLYGON_OFFSET_FILL);
+        self.shadow_drawn = Some(ShadowDrawn {
+            clip: view.clip,
+            size: view.size,
+            casters: std::mem::take(&mut self.casters.all),
+        });
+        Ok(())
+    }
+
+    /// Draws `batches` of `instances` with the program in use, triangles only.
+    unsafe fn draw_depths(&self, batches: &[Batch], instances: glow::Buffer) {
+        for batch in batches {
+            self.gpu_mesh(batch.mesh).draw(
+                &self.gl,
+                instances,
+                batch.first,
+                batch.count,
+                Primitive::Triangles,
+            );
+        }
+    }
+
+    /// The texture target of the anti-aliased picture, made or resized for `width` × `height`.
+    unsafe fn picture_target(
+        &mut self,
+        width: u32,
+        height: u32,
+    ) -> Result<&PictureTarget, RenderError> {
+        if self
+            .picture
+            .as_ref()
+            .is_some_and(|p| (p.width, p.height) != (width, height))
+        {
+            if let Some(old) = self.picture.take() {
+                old.delete(&self.gl);
+            }
+        }
+        if self.picture.is_none() {
+            self.picture = Some(PictureTarget::new(&self.gl, width, height)?);
+        }
+        Ok(self.picture.as_ref().expect("made above"))
+    }
+
+    /// Copies the picture into `destination`, smoothing its edges.
+    unsafe fn antialias(&self, destination: Option<glow::Framebuffer>, width: u32, height: u32) {
+        let gl = &self.gl;
+        let Some(picture) = &self.picture else {
+            return;
+        };
+        gl.bind_framebuffer(glow::FRAMEBUFFER, destination);
+        gl.viewport(0, 0, width as i32, height as i32);
+        gl.disable(glow::DEPTH_TEST);
+        gl.disable(glow::BLEND);
+        gl.disable(glow::CULL_FACE);
+        let program = &self.programs.antialias;
+        gl.use_program(Some(program.program));
+        gl.uniform_2_f32(
+            program.texel.as_ref(),
+            1.0 / width as f32,
+            1.0 / height as f32,
+        );
+        gl.active_texture(glow::TEXTURE0 + unit::PICTURE);
+        gl.bind_texture(glow::TEXTURE_2D, Some(picture.colour));
+        gl.bind_vertex_array(Some(self.empty_array));
+        gl.draw_arrays(glow::TRIANGLES, 0, 3);
+        gl.bind_texture(glow::TEXTURE_2D, None);
+        gl.active_texture(glow::TEXTURE0 + unit::SHADOW_MAP);
+        gl.enable(glow::DEPTH_TEST);
+        gl.enable(glow::BLEND);
+    }
+
+    /// The gizmo, over a cleared depth buffer in its corner.
+    unsafe fn draw_gizmo(&self, gizmo: &gizmo::Gizmo, prepared: &Prepared) {
+        let gl = &self.gl;
+        let [x, y, w, h] = gizmo.viewport;
+        gl.enable(glow::SCISSOR_TEST);
+        gl.scissor(x, y, w, h);
+        gl.viewport(x, y, w, h);
+        gl.depth_mask(true);
+        gl.clear(glow::DEPTH_BUFFER_BIT);
+        gl.enable(glow::DEPTH_TEST);
+        gl.enable(glow::CULL_FACE);
+        let lights = LightValues {
+            count: 1,
+            positions: std::array::from_fn(|i| GIZMO_LIGHT.get(i).copied().unwrap_or(0.0)),
+            colours: std::array::from_fn(|i| if i < 3 { 0.75 } else { 0.0 }),
+            shadow_light: -1,
+            up: [0.0, 1.0, 0.0],
+            ambient: 0.45,
+        };
+        let mesh = self.programs.mesh(GIZMO_VARIANT);
+        gl.use_program(Some(mesh.program));
+        gl.uniform_matrix_4_f32_slice(mesh.view.as_ref(), false, &matrix_f32(&gizmo.view));
+        gl.uniform_matrix_4_f32_slice(
+            mesh.projection.as_ref(),
+            false,
+            &matrix_f32(&gizmo.projection),
+        );
+        gl.uniform_1_i32(mesh.lit.as_ref(), 1);
+        set_lights(gl, mesh, &lights);
+        self.draw_batches(
+            &self.batches.list[gizmo.batches.clone()],
+            self.instance_buffer,
+            Primitive::Triangles,
+        );
+        gl.disable(glow::DEPTH_TEST);
+        self.draw_lines(&gizmo.projection, gizmo.lines.clone());
+        gl.enable(glow::DEPTH_TEST);
+        gl.disable(glow::SCISSOR_TEST);
+        gl.viewport(0, 0, prepared.width as i32, prepared.height as i32);
+    }
+
+    /// Selects the mesh program `p` and sets the frame's uniforms: matrices, lights, shadows.
+    unsafe fn use_mesh_program(&self, p: &MeshProgram, prepared: &Prepared) {
+        let gl = &self.gl;
+        gl.use_program(Some(p.program));
+        gl.uniform_matrix_4_f32_slice(p.view.as_ref(), false, &matrix_f32(&prepared.view));
+        gl.uniform_matrix_4_f32_slice(
+            p.projection.as_ref(),
+            false,
+            &matrix_f32(&prepared.projection),
+        );
+        let (shadow, offset) = prepared
+            .shadow
+            .as_ref()
+            .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
+        gl.uniform_matrix_4_f32_slice(p.shadow.as_ref(), false, &matrix_f32(&shadow));
+        gl.uniform_1_f32(p.normal_offset.as_ref(), offset as f32);
+        gl.uniform_1_i32(p.lit.as_ref(), 1);
+        set_lights(gl, p, &prepared.lights);
+    }
+
+    /// The ground: depth-tested against the bodies but not writing depth, so what is drawn
+    /// after it (lines, markers) still shows where it passes below.
+    unsafe fn draw_ground(&self, prepared: &Prepared, ground: &GroundValues) {
+        let gl = &self.gl;
+        let Some(variant) = prepared.ground_variant() else {
+            return;
+        };
+        let p = self.programs.ground(variant);
+        gl.use_program(Some(p.program));
+        gl.uniform_matrix_4_f32_slice(p.view.as_ref(), false, &matrix_f32(&prepared.view));
+        gl.uniform_matrix_4_f32_slice(
+            p.projection.as_ref(),
+            false,
+            &matrix_f32(&prepared.projection),
+        );
+        let (shadow, offset) = prepared
+            .shadow
+            .as_ref()
+            .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
+        gl.uniform_matrix_4_f32_slice(p.shadow.as_ref(), false, &matrix_f32(&shadow));
+        gl.uniform_1_f32(p.normal_offset.as_ref(), offset as f32);
+        gl.uniform_3_f32_slice(p.origin.as_ref(), &ground.origin);
+        gl.uniform_3_f32_slice(p.axis_u.as_ref(), &ground.axis_u);
+        gl.uniform_3_f32_slice(p.axis_v.as_ref(), &ground.axis_v);
+        gl.uniform_3_f32_slice(p.normal.as_ref(), &ground.normal);
+        gl.uniform_1_f32(p.extent.as_ref(), ground.extent);
+        gl.uniform_1_i32(p.sides.as_ref(), GROUND_SIDES);
+        gl.uniform_1_f32(p.spacing.as_ref(), ground.spacing);
+        gl.uniform_4_f32_slice(p.colour.as_ref(), &ground.colour);
+        gl.uniform_4_f32_slice(p.line_colour.as_ref(), &ground.line_colour);
+        gl.uniform_1_f32(p.key_share.as_ref(), ground.key_share);
+        gl.disable(glow::CULL_FACE);
+        gl.depth_mask(false);
+        gl.bind_vertex_array(Some(self.empty_array));
+        gl.draw_arrays(glow::TRIANGLE_FAN, 0, GROUND_SIDES + 2);
+        gl.depth_mask(true);
+    }
+
+    fn gpu_mesh(&self, mesh: MeshRef) -> &GpuMesh {
+        match mesh {
+            MeshRef::Scene(key) => &self.meshes[&key],
+            MeshRef::Sphere(level) => &self.builtin.spheres[level as usize],
+            MeshRef::Arrowhead => &self.builtin.arrowhead,
+            MeshRef::Shaft => &self.builtin.shaft,
+            MeshRef::Disc => &self.builtin.disc,
+        }
+    }
+
+    /// Draws each batch with one instanced call from `instances`.
+    unsafe fn draw_batches(
+        &self,
+        batches: &[Batch],
+        instances: glow::Buffer,
+        primitive: Primitive,
+    ) {
+        for batch in batches {
+            self.gpu_mesh(batch.mesh).draw(
+                &self.gl,
+                instances,
+                batch.first,
+                batch.count,
+                primitive,
+            );
+        }
+    }
+
+    unsafe fn draw_lines(&self, view_projection: &Matrix4<f64>, range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let gl = &self.gl;
+        gl.use_program(Some(self.programs.line.program));
+        gl.uniform_matrix_4_f32_slice(
+            self.programs.line.view_projection.as_ref(),
+            false,
+            &matrix_f32(view_projection),
+        );
+        gl.bind_vertex_array(Some(self.line_array));
+        gl.draw_arrays(glow::LINES, range.start as i32, range.len() as i32);
+    }
+}
+
+impl Drop for Renderer {
+    fn drop(&mut self) {
+        // SAFETY: the context is current (type invariant) and nothing uses these objects after.
+        unsafe {
+            let gl = &self.gl;
+            let builtin = &self.builtin;
+            for mesh in self.meshes.values().chain(&builtin.spheres).chain([
+                &builtin.arrowhead,
+                &builtin.shaft,
+                &builtin.disc,
+            ]) {
+                mesh.delete(gl);
+            }
+            for buffer in [
+                self.instance_buffer,
+                self.late_buffer,
+                self.caster_buffer,
+                self.shadow_late_buffer,
+                self.line_buffer,
+            ] {
+                gl.delete_buffer(buffer);
+            }
+            gl.delete_vertex_array(self.line_array);
+            gl.delete_vertex_array(self.empty_array);
+            if let Some(map) = &self.shadow_map {
+                map.delete(gl);
+            }
+            if let Some(picture) = &self.picture {
+                picture.delete(gl);
+            }
+            self.programs.delete(gl);
+        }
+    }
+}
+
+/// A square from −1 to 1 in x and y, facing +z: the handles' discs are drawn on it.
+fn disc() -> Mesh {
+    let corner = |x: f32, y: f32| Vertex {
+        position: [x, y, 0.0],
+        normal: [0.0, 0.0, 1.0],
+    };
+    Mesh {
+        shape: MeshShape::Polyhedron,
+        vertices: vec![
+            corner(-1.0, -1.0),
+            corner(1.0, -1.0),
+            corner(1.0, 1.0),
+            corner(-1.0, 1.0),
+        ],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        edges: vec![[0, 1], [1, 2], [2, 3], [3, 0]],
+        polygons: vec![vec![0, 1, 2, 3]],
+    }
+}
+
+/// Makes the C allocator keep memory freed at the top of the heap, and serve blocks up to
+/// 32 MiB from the heap, instead of returning them to the system. Software GL allocates and
+/// frees its per-frame memory (bins, staging buffers for read-back) every frame; returned,
+/// it was mapped and zeroed again at every frame, a sixth to a third of a frame's time at
+/// 1,000 bodies. Process-wide and done once, when the first renderer is made.
+fn keep_freed_memory() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        const KEEP: libc::c_int = 64 << 20;
+        const FROM_HEAP: libc::c_int = 32 << 20;
+        // SAFETY: mallopt only changes the allocator's thresholds; both values are in range.
+        unsafe {
+            libc::mallopt(libc::M_TRIM_THRESHOLD, KEEP);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, FROM_HEAP);
+        }
+    });
+}
+
+/// Sets the light uniforms of mesh program `p`, which is in use.
+unsafe fn set_lights(gl: &glow::Context, p: &MeshProgram, lights: &LightValues) {
+    let count = lights.count;
+    gl.uniform_4_f32_slice(p.light_position.as_ref(), &lights.positions[..4 * count]);
+    gl.uniform_3_f32_slice(p.light_colour.as_ref(), &lights.colours[..3 * count]);
+    gl.uniform_1_i32(p.shadow_light.as_ref(), lights.shadow_light);
+    gl.uniform_3_f32_slice(p.up.as_ref(), &lights.up);
+    gl.uniform_1_f32(p.ambient.as_ref(), lights.ambient);
+}
+
+/// The share of the light falling on `ground` (the sky's and each light's, a light's by its
+/// angle to the ground at its origin and its mean colour) that light `key` brings, at most
+/// [`MAX_GROUND_SHADOW`]: a shadow on the ground stays light enough to see the grid through.
+fn key_share(lights: &[Light], key: usize, ground: &super::frame::Ground, ambient: f32) -> f32 {
+    let up = ground.normal.into_inner();
+    let on_ground = |light: &Light| -> f64 {
+        let (towards, colour) = match light {
+            Light::Directional { direction, colour } => (-direction.into_inner(), colour),
+            Light::Point { position, colour } => ((position - ground.origin).normalize(), colour),
+        };
+        let brightness = colour.iter().map(|c| f64::from(*c)).sum::<f64>() / 3.0;
+        towards.dot(&up).max(0.0) * brightness
+    };
+    let total: f64 = lights.iter().map(on_ground).sum::<f64>() + 1.15 * f64::from(ambient);
+    let key = lights.get(key).map_or(0.0, on_ground);
+    if total > 0.0 {
+        ((key / total) as f32).min(MAX_GROUND_SHADOW)
+    } else {
+        0.0
+    }
+}
+
+/// A light as the shaders want it: eye-space position (w = 1) or unit direction towards the
+/// light (w = 0), and its colour.
+fn eye_light(camera: &super::camera::Camera, light: &Light) -> ([f32; 4], [f32; 3]) {
+    match light {
+        Light::Directional { direction, colour } => {
+            let towards: Vector3<f64> = -(camera.rotation * direction.into_inner());
+            (
+                [towards.x as f32, towards.y as f32, towards.z as f32, 0.0],
+                *colour,
+            )
+        }
+        Light::Point { position, colour } => {
+            let p = camera.to_eye(position);
+            ([p.x as f32, p.y as f32, p.z as f32, 1.0], *colour)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+// Depth only: the fixed-function depth write is all the shadow map needs.
+void main() {
+}
