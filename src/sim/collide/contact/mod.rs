@@ -363,7 +363,9 @@ impl Detector {
                 }
             }
             let (mut bodies, order) = self.solver_bodies(&members, &states, time, h, context);
-            let slot_of = |b: usize| order.iter().position(|&x| x == b);
+            let slots: HashMap<usize, usize> =
+                order.iter().enumerate().map(|(s, &b)| (b, s)).collect();
+            let slot_of = |b: usize| slots.get(&b).copied();
             let mut contacts = Vec::with_capacity(group.len());
             for &k in &group {
                 let m = &manifolds[k];
