@@ -58,6 +58,9 @@ fn runaway_scripts_stop_at_the_memory_limit_with_bounded_peak_memory() {
         "string length [lrepeat 1000000 [string repeat x 1000000]]",
         "join [lrepeat 100 a] [string repeat x 10000000]",
         "set s [string repeat {a } 60000000]; llength $s",
+        // A list nested in itself: small as values (the levels share their elements), but its
+        // text doubles at every level (found by the scene fuzzer).
+        "set t {}; for {set i 0} {$i < 64} {incr i} {set t [list $i $t $t]}; concat $t",
     ];
     for script in cases {
         let (stderr, peak) = eval_peak(script);

@@ -1,7 +1,7 @@
 //! Tcl lists as text: splitting a string into elements, and quoting elements into a string
 //! that splits back into the same elements (with tclsh's choice of braces or backslashes).
 
-use super::budget::{Exhausted, Ticker};
+use super::budget::{self, Exhausted, Ticker};
 use super::parse::decode_backslash;
 use super::span::Span;
 use super::value::Value;
@@ -173,17 +173,29 @@ fn exhausted_message(which: Exhausted) -> String {
 /// the evaluation is failing with the limit error, which `catch` cannot stop, so no command
 /// of it reads the short text; what an aborted evaluation leaves in variables is not to be
 /// trusted.
+///
+/// Each element is charged before it is appended, whatever the list's length: a list nested in
+/// itself a few dozen times (`lappend top [list $x $top]` in a loop) is small as values, which
+/// share their elements, but its text doubles at every level, and a count of elements alone
+/// would never poll on lists of a few elements each.
 fn format_flat(items: &[Value]) -> String {
     let mut out = String::new();
     let mut ticker = Ticker::default();
     for (i, item) in items.iter().enumerate() {
-        if ticker.tick().is_err() {
+        if ticker.tick().is_err() || budget::poll_with_clock(false).is_err() {
+            break;
+        }
+        let text = item.as_str();
+        // Quoting at most doubles an element and adds two braces and a space.
+        let grows = text.len().saturating_mul(2).saturating_add(3);
+        if budget::current().is_some_and(|b| !b.check_bytes(grows)) {
+            budget::exhaust(Exhausted::Memory);
             break;
         }
         if i > 0 {
             out.push(' ');
         }
-        quote_element(item.as_str(), i == 0, &mut out);
+        quote_element(text, i == 0, &mut out);
     }
     out
 }
