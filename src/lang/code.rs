@@ -213,7 +213,7 @@ impl Compiler {
     }
 
     fn word(&mut self, word: Word) -> CWord {
-        let literal = word.literal_text().is_some();
+        let literal = word.literal().is_some();
         let subst = match word.kind {
             WordKind::Braced { text, content } => Subst::Const(self.literal(text, content)),
             WordKind::Quoted(parts) | WordKind::Bare(parts) => self.parts(parts),
