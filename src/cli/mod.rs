@@ -3,7 +3,6 @@
 mod check;
 mod doc;
 mod edit;
-mod edit_bus;
 mod eval;
 mod export;
 mod export_html;

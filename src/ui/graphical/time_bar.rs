@@ -5,7 +5,7 @@
 
 use super::viewer::Viewer;
 use crate::scene::{EditValue, Target};
-use crate::ui::view_mouse::PICK_RADIUS;
+use crate::view::camera::PICK_RADIUS;
 use gtk::cairo;
 use gtk::prelude::*;
 use gtk4 as gtk;
