@@ -10,6 +10,7 @@ mod generate;
 mod host;
 mod limits;
 mod live;
+mod read;
 mod render;
 mod scene_file;
 mod simulate;
