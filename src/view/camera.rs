@@ -113,11 +113,6 @@ impl ViewCamera {
         }
     }
 
-    /// Whether the next picture follows the scene's camera element.
-    pub fn follows_scene(&self, scene_has_camera: bool) -> bool {
-        self.next(scene_has_camera) == CameraUse::Scene
-    }
-
     /// The default view was fitted as `camera`; or, when the scene has a camera, that is
     /// followed from now on.
     pub fn fitted(&mut self, camera: Camera, scene_has_camera: bool) {
@@ -150,11 +145,6 @@ impl ViewCamera {
     pub fn moved(&mut self, camera: Camera) {
         self.source = Source::Own(camera);
         self.shown = Some(camera);
-    }
-
-    /// Whether the user moved the view.
-    pub fn is_own(&self) -> bool {
-        matches!(self.source, Source::Own(_))
     }
 
     /// Fits the default view again at the next picture, unless the user moved the view.
@@ -210,7 +200,6 @@ mod tests {
         view.refit();
         assert_eq!(view.next(true), CameraUse::Given(moved));
         assert_eq!(view.current(), Some(moved));
-        assert!(view.is_own());
         view.reset();
         assert_eq!(view.next(true), CameraUse::Scene);
         assert_eq!(view.current(), Some(moved), "the last picture's camera");

@@ -319,11 +319,6 @@ impl Gestures {
         self.pointer
     }
 
-    /// Whether no gesture is in progress.
-    pub fn is_idle(&self) -> bool {
-        matches!(self.gesture, Gesture::Idle)
-    }
-
     /// The handle being dragged, if any (the view must then stay as it is).
     pub fn handle(&self) -> Option<&Handle> {
         match &self.gesture {
@@ -480,7 +475,14 @@ mod tests {
             gestures.release(button::LEFT, Point2::new(240.0, 120.0)),
             Effect::Nothing
         );
-        assert!(gestures.is_idle());
+        let after = gestures.motion(
+            Point2::new(260.0, 100.0),
+            &turned,
+            &viewport,
+            &scene,
+            shapes,
+        );
+        assert_eq!(after, Effect::Nothing, "the release ends the turn");
         camera = turned;
 
         // Zoom: the wheel scales the view.
@@ -580,7 +582,8 @@ mod tests {
                 "button {b}"
             );
             gestures.release(b, start);
-            assert!(gestures.is_idle());
+            let after = gestures.motion(start, &camera, &viewport, &scene, frames.shapes());
+            assert_eq!(after, Effect::Nothing, "button {b} released");
         }
     }
 
@@ -595,7 +598,17 @@ mod tests {
             gestures.press(button::LEFT, true, at, &rendition),
             Effect::Nothing
         );
-        assert!(gestures.handle().is_none() && !gestures.is_idle());
+        assert!(gestures.handle().is_none());
+        let scene = evaluate("").unwrap();
+        let frames = SceneFrames::new(&scene).unwrap();
+        let turned = gestures.motion(
+            Point2::new(40.0, 5.0),
+            &camera,
+            &viewport,
+            &scene,
+            frames.shapes(),
+        );
+        assert!(matches!(turned, Effect::ViewMoved(_)), "{turned:?}");
         gestures.release(button::LEFT, at);
         let viewer = Situation {
             selects: true,
@@ -635,7 +648,14 @@ mod tests {
             panic!("refused");
         };
         assert!(why.contains("cannot be edited graphically"), "{why}");
-        assert!(gestures.is_idle());
+        let after = gestures.motion(
+            Point2::new(at.x + 30.0, at.y),
+            &camera,
+            &viewport,
+            &scene,
+            frames.shapes(),
+        );
+        assert_eq!(after, Effect::Nothing, "nothing is dragged");
     }
 
     #[test]
