@@ -29,7 +29,14 @@ where
 {
     let mut converter = Converter { pool, resolve };
     let value = converter.value(expr)?;
-    Ok(converter.node(value))
+    let node = converter.node(value);
+    // A NaN literal standing alone is Tcl's domain error, as the interpreter reports it
+    // (inside a larger expression it stays NaN, as domain errors do here).
+    let literal = matches!(expr.kind, ExprKind::Number(_) | ExprKind::Operand(_));
+    if literal && converter.pool.as_constant(node).is_some_and(f64::is_nan) {
+        return Err(Error::new(number::DOMAIN_ERROR, expr.span));
+    }
+    Ok(node)
 }
 
 /// A converted subexpression: an exact Tcl integer while only integer literals are involved,
@@ -52,11 +59,11 @@ where
     fn value(&mut self, expr: &Expr) -> Result<Value, Error> {
         match &expr.kind {
             ExprKind::Number(text) => self
-                .literal(text, expr.span)?
+                .literal(text)
                 .ok_or_else(|| Error::new(format!("`{text}` is not a number"), expr.span)),
             ExprKind::Operand(parts) => {
                 if let Some(text) = literal_parts(parts) {
-                    if let Some(value) = self.literal(&text, expr.span)? {
+                    if let Some(value) = self.literal(&text) {
                         return Ok(value);
                     }
                     if read_number(&text) == Err(NotANumber::TooLarge) {
@@ -106,16 +113,13 @@ where
     }
 
     /// A number or boolean word as the interpreter reads it (`lang::number`); `None` for
-    /// other text. A NaN is a domain error at `span`, as an expression of it is in Tcl.
-    fn literal(&mut self, text: &str, span: Span) -> Result<Option<Value>, Error> {
-        Ok(match number::parse_number(text) {
+    /// other text.
+    fn literal(&mut self, text: &str) -> Option<Value> {
+        match number::parse_number(text) {
             Some(Number::Int(i)) => Some(Value::Int(i)),
-            Some(Number::Float(v)) if v.is_nan() => {
-                return Err(Error::new(number::DOMAIN_ERROR, span))
-            }
             Some(Number::Float(v)) => Some(Value::Node(self.pool.constant(v))),
             None => parse_boolean(text).map(|b| Value::Int(i64::from(b))),
-        })
+        }
     }
 
     /// Whether a constant value is true (non-zero); `None` for a non-constant.
