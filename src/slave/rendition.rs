@@ -279,16 +279,7 @@ impl Rendition {
                     let hit = body_under(picture.frames.shapes(), motion, *time, &ray)?;
                     Some((hit.body, Point3::from(hit.hit.point)))
                 };
-                let situation = Situation {
-                    camera: &camera,
-                    viewport: &viewport,
-                    handles: &handles,
-                    body_at: &body_at,
-                    live,
-                    prompting: false,
-                    selects: false,
-                    edits_points: false,
-                };
+                let situation = Situation::new(&camera, &viewport, &handles, &body_at, live);
                 self.gestures.press(pressed, shift, at, &situation)
             }
             PointerKind::Motion => match scenery.picture {

@@ -49,6 +49,30 @@ pub struct Situation<'a> {
     pub edits_points: bool,
 }
 
+impl<'a> Situation<'a> {
+    /// A view that positions itself, drags handles and pulls bodies live, but prompts for no
+    /// clicks, selects no bodies and edits no trajectory points (a rendition's abilities; the
+    /// editor's viewer adds its own).
+    pub fn new(
+        camera: &'a Camera,
+        viewport: &'a Viewport,
+        handles: &'a [Handle],
+        body_at: &'a dyn Fn(Point2<f64>) -> Option<(usize, Point3<f64>)>,
+        live: bool,
+    ) -> Situation<'a> {
+        Situation {
+            camera,
+            viewport,
+            handles,
+            body_at,
+            live,
+            prompting: false,
+            selects: false,
+            edits_points: false,
+        }
+    }
+}
+
 /// A click's meaning, acted on at the release when the pointer stayed put.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Click {
@@ -424,16 +448,16 @@ mod tests {
         handles: &'a [Handle],
         body_at: &'a dyn Fn(Point2<f64>) -> Option<(usize, Point3<f64>)>,
     ) -> Situation<'a> {
-        Situation {
-            camera,
-            viewport,
-            handles,
-            body_at,
-            live: false,
-            prompting: false,
-            selects: false,
-            edits_points: false,
-        }
+        Situation::new(camera, viewport, handles, body_at, false)
+    }
+
+    /// Whether a drag from `at` to 30 pixels right of it, after a press there, turns the view.
+    fn turns_the_view(gestures: &mut Gestures, at: Point2<f64>, camera: &Camera) -> bool {
+        let scene = evaluate("").unwrap();
+        let frames = SceneFrames::new(&scene).unwrap();
+        let to = Point2::new(at.x + 30.0, at.y);
+        let moved = gestures.motion(to, camera, &viewport(), &scene, frames.shapes());
+        matches!(moved, Effect::ViewMoved(_))
     }
 
     fn on_screen(camera: &Camera, viewport: &Viewport, p: Vector3<f64>) -> Point2<f64> {
@@ -599,16 +623,7 @@ mod tests {
             Effect::Nothing
         );
         assert!(gestures.handle().is_none());
-        let scene = evaluate("").unwrap();
-        let frames = SceneFrames::new(&scene).unwrap();
-        let turned = gestures.motion(
-            Point2::new(40.0, 5.0),
-            &camera,
-            &viewport,
-            &scene,
-            frames.shapes(),
-        );
-        assert!(matches!(turned, Effect::ViewMoved(_)), "{turned:?}");
+        assert!(turns_the_view(&mut gestures, at, &camera));
         gestures.release(button::LEFT, at);
         let viewer = Situation {
             selects: true,
@@ -709,19 +724,8 @@ mod tests {
             ..situation(&camera, &viewport, &[], &nothing)
         };
         let mut gestures = Gestures::default();
-        assert_eq!(
-            gestures.press(button::LEFT, true, Point2::new(9.0, 9.0), &s),
-            Effect::Nothing
-        );
-        let scene = evaluate("").unwrap();
-        let frames = SceneFrames::new(&scene).unwrap();
-        let moved = gestures.motion(
-            Point2::new(40.0, 9.0),
-            &camera,
-            &viewport,
-            &scene,
-            frames.shapes(),
-        );
-        assert!(matches!(moved, Effect::ViewMoved(_)));
+        let at = Point2::new(9.0, 9.0);
+        assert_eq!(gestures.press(button::LEFT, true, at, &s), Effect::Nothing);
+        assert!(turns_the_view(&mut gestures, at, &camera));
     }
 }

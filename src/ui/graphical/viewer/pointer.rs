@@ -66,14 +66,10 @@ impl Viewer {
                 .map(|hit| (hit.body, Point3::from(hit.world)))
         };
         let situation = Situation {
-            camera: &camera,
-            viewport: &viewport,
-            handles: &handles,
-            body_at: &body_at,
-            live,
             prompting: self.editor.prompt_instruction().is_some(),
             selects: true,
             edits_points: true,
+            ..Situation::new(&camera, &viewport, &handles, &body_at, live)
         };
         let effect = self
             .gestures
