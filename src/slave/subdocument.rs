@@ -17,7 +17,7 @@ use crate::ipc::{request, Status};
 use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
-use crate::ui;
+use crate::ui::EditorKind as EditorWindow;
 use crate::view::gesture::Effect;
 use crate::view::keys::KeyAction;
 use gtk::prelude::*;
@@ -278,15 +278,15 @@ impl Subdocument {
     /// `SceneTextChanged` like any other change of the text.
     pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
         let kind = match request::kind(kind)? {
-            EditorKind::Graphical => ui::EditorKind::Graphical,
-            EditorKind::Language => ui::EditorKind::Language,
-            EditorKind::Shape => ui::EditorKind::Shape,
-            EditorKind::Trajectory => ui::EditorKind::Trajectory,
-            EditorKind::ControlPanel => ui::EditorKind::ControlPanel,
+            EditorKind::Graphical => EditorWindow::Graphical,
+            EditorKind::Language => EditorWindow::Language,
+            EditorKind::Shape => EditorWindow::Shape,
+            EditorKind::Trajectory => EditorWindow::Trajectory,
+            EditorKind::ControlPanel => EditorWindow::ControlPanel,
         };
         let app = self.editor_application()?;
         // The windows' GL contexts are made current on this thread, where renditions draw.
-        ui::open_editor(&app, &self.session, kind);
+        crate::ui::open_editor(&app, &self.session, kind);
         Ok(())
     }
 
