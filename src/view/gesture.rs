@@ -343,6 +343,12 @@ impl Gestures {
         self.pointer
     }
 
+    /// Whether no gesture is in progress (the editor highlights the body under the pointer
+    /// only then).
+    pub fn is_idle(&self) -> bool {
+        matches!(self.gesture, Gesture::Idle)
+    }
+
     /// The handle being dragged, if any (the view must then stay as it is).
     pub fn handle(&self) -> Option<&Handle> {
         match &self.gesture {
