@@ -4,8 +4,8 @@
 
 use asgard::scene::model::Vec3;
 use asgard::scene::{
-    diff, evaluate, format_number, patch, Aspects, ChangeKind, EditValue, ElementChange,
-    ElementKind, InitVar, Scene, Target,
+    diff, evaluate, patch, Aspects, ChangeKind, EditValue, ElementChange, ElementKind, InitVar,
+    Scene, Target,
 };
 use proptest::prelude::*;
 use std::path::Path;
@@ -276,7 +276,9 @@ fn expected_aspect(target: Target) -> Aspects {
 }
 
 fn rounded(v: f64) -> f64 {
-    format_number(v, 6).parse().unwrap()
+    asgard::lang::number::format_significant(v, 6)
+        .parse()
+        .unwrap()
 }
 
 /// A new value for the target, moved by `delta` (and kept valid: times between their

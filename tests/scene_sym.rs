@@ -2,10 +2,10 @@
 //! symbolic expression, with `$t` and `[NAME ATTR]` as the only operands left to resolve, and
 //! evaluates to what the same expression gives in plain Tcl with the initial state.
 
-use asgard::lang::ast::{Part, WordKind};
+use asgard::lang::ast::Part;
 use asgard::lang::span::Span;
 use asgard::scene::model::{CameraValue, Expression, ForceValue, LinkTarget, Scene};
-use asgard::scene::{evaluate, Reference};
+use asgard::scene::{evaluate, reference_words, Reference};
 use asgard::sym::{from_ast, Error, Node, Pool, Symbol};
 use std::path::Path;
 
@@ -77,15 +77,9 @@ fn captured_expressions_convert_to_symbolic_form() {
                 match parts {
                     [Part::Variable { name, .. }] if name == "t" => Ok(pool.symbol(Symbol(0))),
                     [Part::Command { script, .. }] => {
-                        let words: Vec<String> = script.commands[0]
-                            .words
-                            .iter()
-                            .map(|w| match &w.kind {
-                                WordKind::Braced { text, .. } => text.clone(),
-                                _ => w.literal_text().expect("reference words are plain"),
-                            })
-                            .collect();
-                        let key = (words[0].clone(), words[1].clone());
+                        let [(name, _), (attr, _)] =
+                            reference_words(script).expect("reference words are plain");
+                        let key = (name.into_owned(), attr.into_owned());
                         let index = symbols.iter().position(|k| *k == key).unwrap_or_else(|| {
                             symbols.push(key);
                             symbols.len() - 1

@@ -3,7 +3,7 @@
 //! file has an error. Bodies that start inside each other are an error at the later body, as
 //! simulating refuses them.
 
-use asgard::lang::diagnostic;
+use super::read::{read_text, report};
 use asgard::scene::{self, Scene, SceneError};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,21 +29,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let several = args.files.len() > 1;
     for file in &args.files {
         let shown = file.display().to_string();
-        let text = match std::fs::read_to_string(file) {
+        let text = match read_text(file, "scene") {
             Ok(text) => text,
-            Err(e) => {
-                eprintln!("{shown}: error: cannot read the scene: {e}");
+            Err(why) => {
+                eprintln!("{shown}: error: {why}");
                 failed = true;
                 reports.push(serde_json::json!({
                     "file": shown,
                     "ok": false,
-                    "error": { "message": format!("cannot read the scene: {e}"), "span": null },
+                    "error": { "message": why, "span": null },
                 }));
                 continue;
             }
         };
         let result = scene::evaluate(&text).and_then(|scene| refuse_overlap(scene, &text));
-        report_to_stderr(&shown, &text, &result);
+        report(&shown, &result);
         failed |= result.is_err();
         if args.describe {
             if let Ok(scene) = &result {
@@ -82,16 +82,5 @@ pub fn refuse_overlap(scene: Scene, text: &str) -> Result<Scene, SceneError> {
             text,
         )),
         None => Ok(scene),
-    }
-}
-
-fn report_to_stderr(file: &str, text: &str, result: &Result<Scene, SceneError>) {
-    match result {
-        Ok(scene) => {
-            for warning in &scene.warnings {
-                eprintln!("{}", warning.diagnostic(file));
-            }
-        }
-        Err(e) => eprintln!("{}", diagnostic(file, text, e.span, &e.message)),
     }
 }

@@ -2,11 +2,11 @@
 //! one language viewer on the scene in FILE, or on a new empty scene (see `asgard::ui`).
 //!
 //! Motion is computed when the user presses Simulate, as in the dissertation (4.3), not after
-//! every change. When a D-Bus session bus is available, the scene is also served on it
-//! (`edit_bus`) so tests and tools can read it.
+//! every change. When a D-Bus session bus is available, the scene is also served on it with the
+//! slave's own interfaces (`asgard::slave::serve_session`), so tests and tools drive an editor
+//! as they drive a slave on the session bus.
 
-use super::edit_bus;
-use asgard::ui;
+use asgard::{slave, ui};
 use clap::Args;
 use gtk4 as gtk;
 use gtk4::prelude::*;
@@ -52,7 +52,9 @@ pub fn run(args: EditArgs) -> ExitCode {
         };
         session.set_auto_simulate(false);
         ui::open_standalone(app, &session);
-        edit_bus::serve(app, &session);
+        if let Err(e) = slave::serve_session(session, app) {
+            eprintln!("asgard edit: not serving the scene on the session bus: {e}");
+        }
     });
     let status = app.run_with_args(&[] as &[&str]);
     if failed.get() || status != gtk::glib::ExitCode::SUCCESS {

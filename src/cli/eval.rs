@@ -1,5 +1,6 @@
 //! `asgard eval FILE`: runs a plain scene-language script, `puts` going to standard output.
 
+use super::read::read_text;
 use asgard::lang::{Interp, Limits, Output};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,10 +8,10 @@ use std::process::ExitCode;
 /// Evaluates the script; errors go to stderr as `FILE:LINE:COL: error: MESSAGE`.
 pub fn run(file: PathBuf) -> ExitCode {
     let shown = file.display().to_string();
-    let text = match std::fs::read_to_string(&file) {
+    let text = match read_text(&file, "script") {
         Ok(text) => text,
-        Err(e) => {
-            eprintln!("{shown}: error: cannot read the script: {e}");
+        Err(why) => {
+            eprintln!("{shown}: error: {why}");
             return ExitCode::FAILURE;
         }
     };

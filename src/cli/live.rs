@@ -14,9 +14,9 @@
 //! says how fast it ran (`real_time_ratio`, simulated per real seconds) and whether it fell
 //! behind (`slowed`), and standard error says so too.
 
+use super::read::{read_scene, ReadScene};
 use asgard::live::scene::{LiveControls, LiveOptions, SceneAdvance};
 use asgard::live::{Driver, Module, Pacing, Rate, Schedule, StopHandle, MAX_LAG};
-use asgard::scene::evaluate;
 use asgard::sim::physics::{BodyState, Pullable};
 use clap::Args;
 use nalgebra::Vector3;
@@ -111,13 +111,11 @@ pub fn run(args: LiveArgs) -> ExitCode {
 
 /// Runs the scene; returns the JSON to print and whether the run failed part way.
 fn live(args: &LiveArgs) -> Result<(Value, bool), String> {
-    let shown = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| format!("{shown}: error: cannot read the scene: {e}"))?;
-    let scene = evaluate(&text).map_err(|e| e.diagnostic(&shown))?;
-    for warning in &scene.warnings {
-        eprintln!("{}", warning.diagnostic(&shown));
-    }
+    let ReadScene {
+        name: shown,
+        text,
+        scene,
+    } = read_scene(&args.file)?;
     if !(args.seconds.is_finite() && args.seconds >= 0.0) {
         return Err(format!(
             "{shown}: error: --seconds must be a number of seconds, got {}",

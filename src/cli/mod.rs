@@ -3,7 +3,6 @@
 mod check;
 mod doc;
 mod edit;
-mod edit_bus;
 mod eval;
 mod export;
 mod export_html;
@@ -11,6 +10,7 @@ mod generate;
 mod host;
 mod limits;
 mod live;
+mod read;
 mod render;
 mod scene_file;
 mod simulate;

@@ -1,6 +1,7 @@
 //! What `asgard render` and `asgard export` share: reading a scene file, preparing its
 //! pictures, simulating it with a progress bar, and the options of the picture.
 
+use super::read::read_text;
 use asgard::doc::Document;
 use asgard::lang::span::{LineCol, LineIndex};
 use asgard::render::camera::{Bounds, Camera, Viewport};
@@ -55,8 +56,7 @@ impl SceneFile {
     /// (`FILE:LINE:COL: error: …` for errors in the text).
     pub fn load(path: &Path) -> Result<SceneFile, String> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{name}: error: cannot read the scene: {e}"))?;
+        let text = read_text(path, "scene").map_err(|why| format!("{name}: error: {why}"))?;
         SceneFile::evaluate(name, text, Origin::File)
     }
 

@@ -20,8 +20,9 @@
 //! line at every twentieth of the time range.
 
 use super::limits::RunLimitArgs;
+use super::read::{read_scene, ReadScene};
 use asgard::save::{self, AtomicFile, ReadOnly};
-use asgard::scene::{evaluate, Scene};
+use asgard::scene::Scene;
 use asgard::sim::collide::Collision;
 use asgard::sim::energy::LedgerJson;
 use asgard::sim::limits::steps_in;
@@ -108,18 +109,18 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     if !(sample.is_finite() && sample > 0.0) {
         eprintln!(
             "{}: error: --sample must be a positive number of seconds, got {sample}",
-            first.shown
+            first.name
         );
         return ExitCode::FAILURE;
     }
     // The scene's own limit first: a range too long to simulate is the scene's problem,
     // whatever is sampled.
     if let Err(e) = args.limits.limits().check_scene(&first.scene) {
-        eprintln!("{}", first.located(e));
+        eprintln!("{}", located(&first, e));
         return ExitCode::FAILURE;
     }
     if let Err(message) = check_samples(&first.scene, sample, args.max_samples) {
-        eprintln!("{}: error: {message}", first.shown);
+        eprintln!("{}: error: {message}", first.name);
         return ExitCode::FAILURE;
     }
     let strategy = if args.combined {
@@ -133,12 +134,12 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     {
         Ok(solver) => solver,
         Err(e) => {
-            eprintln!("{}", first.located(e));
+            eprintln!("{}", located(&first, e));
             return ExitCode::FAILURE;
         }
     };
     let started = Instant::now();
-    let failure = integrate(&mut solver, &first.shown, args.progress);
+    let failure = integrate(&mut solver, &first.name, args.progress);
     let first_wall = started.elapsed().as_secs_f64();
     let mut shown = first;
     let mut incremental = None;
@@ -148,22 +149,22 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         };
         let sample = args.sample.unwrap_or(next.scene.simulator.step);
         if let Err(e) = args.limits.limits().check_scene(&next.scene) {
-            eprintln!("{}", next.located(e));
+            eprintln!("{}", located(&next, e));
             return ExitCode::FAILURE;
         }
         if let Err(message) = check_samples(&next.scene, sample, args.max_samples) {
-            eprintln!("{}: error: {message}", next.shown);
+            eprintln!("{}: error: {message}", next.name);
             return ExitCode::FAILURE;
         }
         let started = Instant::now();
         let summary = match solver.update(next.scene.clone()) {
             Ok(summary) => summary,
             Err(e) => {
-                eprintln!("{}", next.located(e));
+                eprintln!("{}", located(&next, e));
                 return ExitCode::FAILURE;
             }
         };
-        let failure = integrate(&mut solver, &next.shown, args.progress);
+        let failure = integrate(&mut solver, &next.name, args.progress);
         incremental = Some((
             Incremental {
                 first_wall_s: first_wall,
@@ -181,11 +182,11 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     };
     let mut status = ExitCode::SUCCESS;
     if let Some(e) = failure {
-        eprintln!("{}", shown.located(e));
+        eprintln!("{}", located(&shown, e));
         status = ExitCode::FAILURE;
     }
     for warning in solver.warnings() {
-        eprintln!("{}: warning: {warning}", shown.shown);
+        eprintln!("{}: warning: {warning}", shown.name);
     }
     if args.stats {
         eprint!("{}", statistics(solver.simulation()));
@@ -221,50 +222,32 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             .output
             .as_deref()
             .map_or("standard output".to_string(), |p| p.display().to_string());
-        eprintln!("{}: error: cannot write {target}: {e}", shown.shown);
+        eprintln!("{}: error: cannot write {target}: {e}", shown.name);
         return ExitCode::FAILURE;
     }
     status
 }
 
-/// A scene file read and evaluated.
-struct Loaded {
-    shown: String,
-    text: String,
-    scene: Scene,
-}
-
-impl Loaded {
-    fn located(&self, e: PhysicsError) -> String {
-        e.diagnostic(&self.shown, &self.text)
-    }
-}
-
 /// Reads and evaluates `path` (finishing at `until` if given), printing its warnings; prints
 /// the error and returns `None` on failure.
-fn load(path: &std::path::Path, until: Option<f64>) -> Option<Loaded> {
-    let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("{shown}: error: cannot read the scene: {e}");
-            return None;
+fn load(path: &std::path::Path, until: Option<f64>) -> Option<ReadScene> {
+    match read_scene(path) {
+        Ok(mut read) => {
+            if let Some(until) = until {
+                read.scene.simulator.finish = until;
+            }
+            Some(read)
         }
-    };
-    let mut scene = match evaluate(&text) {
-        Ok(scene) => scene,
-        Err(e) => {
-            eprintln!("{}", e.diagnostic(&shown));
-            return None;
+        Err(message) => {
+            eprintln!("{message}");
+            None
         }
-    };
-    for warning in &scene.warnings {
-        eprintln!("{}", warning.diagnostic(&shown));
     }
-    if let Some(until) = until {
-        scene.simulator.finish = until;
-    }
-    Some(Loaded { shown, text, scene })
+}
+
+/// A failure to simulate the scene of `read`, located in its text.
+fn located(read: &ReadScene, e: PhysicsError) -> String {
+    e.diagnostic(&read.name, &read.text)
 }
 
 /// Refuses `--sample DT` when it would write more than `max` samples per body between the

@@ -5,7 +5,9 @@
 //! offset of its braces so its spans still point into the original text). The scene model keeps
 //! these spans to report errors at the offending word and to rewrite literals in place.
 
+pub use super::operator::{BinaryOp, UnaryOp};
 use super::span::Span;
+use std::borrow::Cow;
 
 /// A sequence of commands, as in a file, a braced body or a `[...]` substitution.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,21 +47,37 @@ pub enum WordKind {
 impl Word {
     /// The word's value when it involves no substitution at all (braced, or bare/quoted text
     /// with at most backslash escapes), else `None`. Graphical editing may rewrite only such
-    /// literal words.
-    pub fn literal_text(&self) -> Option<String> {
-        match &self.kind {
-            WordKind::Braced { text, .. } => Some(text.clone()),
-            WordKind::Quoted(parts) | WordKind::Bare(parts) => {
-                let mut out = String::new();
-                for part in parts {
-                    match part {
-                        Part::Text { text, .. } => out.push_str(text),
-                        _ => return None,
-                    }
-                }
-                Some(out)
-            }
+    /// literal words. See [`WordKind::literal`].
+    pub fn literal(&self) -> Option<Cow<'_, str>> {
+        self.kind.literal()
+    }
+}
+
+impl WordKind {
+    /// The text of a word without substitutions: the text between braces, or the text of a
+    /// bare or quoted word whose parts are all text. This is the one reader of literal words:
+    /// the interpreter's compiler, the scene's element commands and references `[NAME ATTR]`,
+    /// patches and the equations all read words through it.
+    pub fn literal(&self) -> Option<Cow<'_, str>> {
+        match self {
+            WordKind::Braced { text, .. } => Some(Cow::Borrowed(text)),
+            WordKind::Quoted(parts) | WordKind::Bare(parts) => literal_parts(parts),
         }
+    }
+}
+
+/// The text of `parts` when every part is text (borrowed when there is one), else `None`.
+pub fn literal_parts(parts: &[Part]) -> Option<Cow<'_, str>> {
+    match parts {
+        [Part::Text { text, .. }] => Some(Cow::Borrowed(text)),
+        _ => parts
+            .iter()
+            .map(|part| match part {
+                Part::Text { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Option<String>>()
+            .map(Cow::Owned),
     }
 }
 
@@ -109,39 +127,4 @@ pub enum ExprKind {
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `name(arg, ...)`, a math function.
     Call(String, Vec<Expr>),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Neg,
-    Plus,
-    Not,
-    BitNot,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Pow,
-    Mul,
-    Div,
-    Mod,
-    Add,
-    Sub,
-    Shl,
-    Shr,
-    Lt,
-    Gt,
-    Le,
-    Ge,
-    Eq,
-    Ne,
-    StrEq,
-    StrNe,
-    In,
-    Ni,
-    BitAnd,
-    BitXor,
-    BitOr,
-    And,
-    Or,
 }

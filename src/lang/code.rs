@@ -12,7 +12,7 @@
 //! argument spans inside them fall back to the innermost located command.
 
 use super::ast::{self, BinaryOp, ExprKind, Part, UnaryOp, Word, WordKind};
-use super::number::{parse_number, Number};
+use super::number::parse_number;
 use super::span::Span;
 use super::value::Value;
 use std::rc::Rc;
@@ -213,7 +213,7 @@ impl Compiler {
     }
 
     fn word(&mut self, word: Word) -> CWord {
-        let literal = word.literal_text().is_some();
+        let literal = word.literal().is_some();
         let subst = match word.kind {
             WordKind::Braced { text, content } => Subst::Const(self.literal(text, content)),
             WordKind::Quoted(parts) | WordKind::Bare(parts) => self.parts(parts),
@@ -262,11 +262,8 @@ impl Compiler {
     fn expr(&mut self, expr: ast::Expr) -> CExpr {
         let kind = match expr.kind {
             ExprKind::Number(text) => {
-                let value = match parse_number(&text) {
-                    Some(Number::Int(i)) => Value::from_int(i),
-                    Some(Number::Float(f)) => Value::from_float(f),
-                    None => Value::from(text),
-                };
+                let value =
+                    parse_number(&text).map_or_else(|| Value::from(text), Value::from_number);
                 CExprKind::Const(value)
             }
             ExprKind::Operand(parts) => match self.parts(parts) {

@@ -28,10 +28,12 @@ mod fxhash;
 pub mod interp;
 pub mod list;
 pub mod number;
+pub mod operator;
 pub mod parse;
 pub mod span;
 pub mod value;
 
+pub use cmds::builtin_names;
 pub use error::{diagnostic, Error};
 pub use interp::{Arg, Exception, Interp, Limits, NativeFn, Output};
 pub use parse::{parse_expr, parse_script};

@@ -104,10 +104,6 @@ impl LineIndex {
         }
         start + chars.next().map_or(text.len() - start, |(i, _)| i)
     }
-
-    pub fn line_count(&self) -> usize {
-        self.line_starts.len()
-    }
 }
 
 #[cfg(test)]

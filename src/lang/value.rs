@@ -160,7 +160,7 @@ impl Value {
         if let Some(n) = self.as_number() {
             return Some(n.as_f64() != 0.0);
         }
-        parse_boolean_word(self.as_str())
+        number::parse_boolean(self.as_str())
     }
 
     /// Where in the scene text this value was written, if it is an unmodified literal.
@@ -221,22 +221,6 @@ impl Value {
     /// Whether two handles are the same value object (not merely equal strings).
     pub fn ptr_eq(&self, other: &Value) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-/// `true false yes no on off`, case-insensitively, or a unique prefix of one of them.
-pub fn parse_boolean_word(s: &str) -> Option<bool> {
-    let lower = s.to_ascii_lowercase();
-    if lower.is_empty() {
-        return None;
-    }
-    let is_prefix = |word: &str, min: usize| lower.len() >= min && word.starts_with(&lower);
-    if is_prefix("true", 1) || is_prefix("yes", 1) || is_prefix("on", 2) {
-        Some(true)
-    } else if is_prefix("false", 1) || is_prefix("no", 1) || is_prefix("off", 2) {
-        Some(false)
-    } else {
-        None
     }
 }
 

@@ -17,9 +17,8 @@
 //!
 //! The driver is generic: what a module does in `update` (drawing, reading a device) is the
 //! module's business. [`scene`] holds the live-physics module, [`scene::SceneAdvance`].
-//!
-//! [`Playback`] is the other real-time clock: it picks the simulated time of each frame when
-//! computed motion is played back, for the editor's viewers and the slave's renditions alike.
+//! Playing computed motion back against the clock is a viewer's transport
+//! (`crate::view::transport`).
 
 mod bank;
 mod clock;
@@ -27,7 +26,6 @@ mod driver;
 mod error;
 mod module;
 mod pace;
-mod playback;
 pub mod scene;
 
 pub use bank::{TimeBank, Withdrawal};
@@ -36,4 +34,3 @@ pub use driver::{Driver, StopHandle, DEFAULT_DT};
 pub use error::{LiveError, ModuleError};
 pub use module::{Module, ModuleHandle, Schedule};
 pub use pace::{thread_processor_time, Frame, Pacer, Pacing, Rate, FRAME_BUDGET, MAX_LAG};
-pub use playback::{Playback, PlaybackError, PlaybackState, Tick};

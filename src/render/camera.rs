@@ -9,8 +9,7 @@
 //! screen. Screen coordinates are pixels with the origin at the top-left corner, y down.
 
 use nalgebra::{
-    Isometry3, Matrix4, Perspective3, Point2, Point3, Translation3, Unit, UnitQuaternion, Vector2,
-    Vector3,
+    Matrix4, Perspective3, Point2, Point3, Translation3, Unit, UnitQuaternion, Vector2, Vector3,
 };
 
 /// The size of the picture in pixels.
@@ -188,15 +187,6 @@ impl Camera {
     /// The world direction that appears as up on the screen.
     pub fn up_direction(&self) -> Unit<Vector3<f64>> {
         Unit::new_normalize(self.rotation.inverse() * Vector3::y())
-    }
-
-    /// The eye as a rigid placement in the world (what a ray tracer or glTF camera needs);
-    /// the scale does not change the picture of a perspective view seen from the eye.
-    pub fn eye_placement(&self) -> Isometry3<f64> {
-        Isometry3::from_parts(
-            Translation3::from(self.eye().coords),
-            self.rotation.inverse(),
-        )
     }
 
     /// Pixels per eye unit at unit depth.

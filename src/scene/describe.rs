@@ -209,7 +209,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 fn num(v: f64) -> String {
-    super::patch::format_number(v, 6)
+    crate::lang::number::format_significant(v, 6)
 }
 
 fn vector(v: &Vec3) -> String {

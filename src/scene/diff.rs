@@ -16,7 +16,7 @@
 //! Spans and source text are not compared: an edit elsewhere that moves an element in the text
 //! does not change it.
 
-use super::element::{ElementKind, ElementRef};
+use super::element::ElementKind;
 use super::model::{
     Body, Camera, CameraValue, Force, ForceValue, Light, Link, LinkTarget, Scene, ShapeSet,
     Trajectory,
@@ -73,18 +73,6 @@ pub struct ElementChange {
     /// Its index in the new scene, unless removed.
     pub new: Option<usize>,
     pub change: ChangeKind,
-}
-
-impl ElementChange {
-    /// The element in the new scene (for added and changed elements).
-    pub fn new_element(&self) -> Option<ElementRef> {
-        self.new.map(|i| ElementRef::new(self.kind, i))
-    }
-
-    /// The element in the old scene (for removed and changed elements).
-    pub fn old_element(&self) -> Option<ElementRef> {
-        self.old.map(|i| ElementRef::new(self.kind, i))
-    }
 }
 
 /// The differences between two scenes.

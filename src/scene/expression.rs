@@ -5,8 +5,10 @@
 //! symbolic references `[NAME ATTR]` (see `build::expr`).
 
 use super::model::{ExprVec, Expression};
-use crate::lang::ast::{BinaryOp, Expr, ExprKind, Part, UnaryOp, WordKind};
+use crate::lang::ast::{Expr, ExprKind, Part, Script, Word};
+use crate::lang::operator::UNARY_PRECEDENCE;
 use crate::lang::span::Span;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// A symbolic reference `[NAME ATTR]` in an expression.
@@ -14,10 +16,54 @@ use std::fmt::Write;
 pub struct Reference {
     /// A body or trajectory name.
     pub name: String,
-    /// The attribute: `x`, `dy`, `mass`, …
+    /// The attribute: `x`, `dy`, `mass`, … (see [`super::attribute`]).
     pub attr: String,
     /// The `[…]` in the text (or the word the expression came from).
     pub span: Span,
+    pub name_span: Span,
+    pub attr_span: Span,
+}
+
+impl Reference {
+    /// The reference an operand's parts make: exactly one `[…]` holding one command of two
+    /// literal words. This is the one reader of references: the scene's checks, the
+    /// renderer's values of camera and light expressions and the equations of motion read
+    /// `[NAME ATTR]` through it.
+    pub fn read(parts: &[Part]) -> Option<Reference> {
+        let [Part::Command { script, span }] = parts else {
+            return None;
+        };
+        Reference::in_script(script, *span)
+    }
+
+    /// The reference a `[…]` holding `script` at `span` makes, if it is one.
+    pub fn in_script(script: &Script, span: Span) -> Option<Reference> {
+        let [(name, name_span), (attr, attr_span)] = reference_words(script)?;
+        Some(Reference {
+            name: name.into_owned(),
+            attr: attr.into_owned(),
+            span,
+            name_span,
+            attr_span,
+        })
+    }
+}
+
+/// The name and attribute words, with their spans, of a `[…]` holding `script` when it is
+/// a reference: one command of two literal words, neither expanded with `{*}`.
+pub fn reference_words(script: &Script) -> Option<[(Cow<'_, str>, Span); 2]> {
+    let [command] = script.commands.as_slice() else {
+        return None;
+    };
+    let [name, attr] = command.words.as_slice() else {
+        return None;
+    };
+    Some([literal_word(name)?, literal_word(attr)?])
+}
+
+/// A word's literal text and span, when it has no substitution and is not expanded.
+fn literal_word(word: &Word) -> Option<(Cow<'_, str>, Span)> {
+    Some((word.literal().filter(|_| !word.expand)?, word.span))
 }
 
 impl Expression {
@@ -25,12 +71,8 @@ impl Expression {
     pub fn references(&self) -> Vec<Reference> {
         let mut found = Vec::new();
         visit(&self.tree, &mut |e| {
-            if let Some((name, attr, span)) = reference(e) {
-                found.push(Reference {
-                    name: name.to_string(),
-                    attr: attr.to_string(),
-                    span,
-                });
+            if let ExprKind::Operand(parts) = &e.kind {
+                found.extend(Reference::read(parts));
             }
         });
         found
@@ -114,33 +156,6 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     })
 }
 
-/// `[NAME ATTR]` as name, attribute and span, if the node is one.
-fn reference(e: &Expr) -> Option<(&str, &str, Span)> {
-    let ExprKind::Operand(parts) = &e.kind else {
-        return None;
-    };
-    let [Part::Command { script, span }] = parts.as_slice() else {
-        return None;
-    };
-    let [command] = script.commands.as_slice() else {
-        return None;
-    };
-    let [name, attr] = command.words.as_slice() else {
-        return None;
-    };
-    Some((word_text(&name.kind)?, word_text(&attr.kind)?, *span))
-}
-
-fn word_text(kind: &WordKind) -> Option<&str> {
-    match kind {
-        WordKind::Bare(parts) | WordKind::Quoted(parts) => match parts.as_slice() {
-            [Part::Text { text, .. }] => Some(text),
-            _ => None,
-        },
-        WordKind::Braced { text, .. } => Some(text),
-    }
-}
-
 fn same_tree(a: &Expr, b: &Expr) -> bool {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, || match (&a.kind, &b.kind) {
         (ExprKind::Number(x), ExprKind::Number(y)) => x == y,
@@ -160,8 +175,10 @@ fn same_tree(a: &Expr, b: &Expr) -> bool {
 }
 
 fn same_operand(a: &Expr, b: &Expr) -> bool {
-    if let (Some((n1, a1, _)), Some((n2, a2, _))) = (reference(a), reference(b)) {
-        return n1 == n2 && a1 == a2;
+    if let (ExprKind::Operand(x), ExprKind::Operand(y)) = (&a.kind, &b.kind) {
+        if let (Some(r), Some(s)) = (Reference::read(x), Reference::read(y)) {
+            return r.name == s.name && r.attr == s.attr;
+        }
     }
     let mut x = String::new();
     let mut y = String::new();
@@ -170,62 +187,13 @@ fn same_operand(a: &Expr, b: &Expr) -> bool {
     x == y
 }
 
-/// How tightly an operator binds (higher is tighter), as in Tcl's `expr`.
-fn precedence(op: BinaryOp) -> u8 {
-    use BinaryOp::*;
-    match op {
-        Pow => 12,
-        Mul | Div | Mod => 11,
-        Add | Sub => 10,
-        Shl | Shr => 9,
-        Lt | Gt | Le | Ge => 8,
-        Eq | Ne => 7,
-        StrEq | StrNe => 6,
-        In | Ni => 5,
-        BitAnd => 4,
-        BitXor => 3,
-        BitOr => 2,
-        And => 1,
-        Or => 0,
-    }
-}
-
-fn operator(op: BinaryOp) -> &'static str {
-    use BinaryOp::*;
-    match op {
-        Pow => "**",
-        Mul => "*",
-        Div => "/",
-        Mod => "%",
-        Add => "+",
-        Sub => "-",
-        Shl => "<<",
-        Shr => ">>",
-        Lt => "<",
-        Gt => ">",
-        Le => "<=",
-        Ge => ">=",
-        Eq => "==",
-        Ne => "!=",
-        StrEq => "eq",
-        StrNe => "ne",
-        In => "in",
-        Ni => "ni",
-        BitAnd => "&",
-        BitXor => "^",
-        BitOr => "|",
-        And => "&&",
-        Or => "||",
-    }
-}
-
 /// The precedence of a node as an operand: atoms bind tightest, `?:` loosest.
 fn binding(e: &Expr) -> u8 {
     match &e.kind {
-        ExprKind::Binary(op, _, _) => precedence(*op) + 1,
+        ExprKind::Binary(op, _, _) => op.precedence() + 1,
         ExprKind::Ternary(..) => 0,
-        ExprKind::Unary(..) => 14,
-        _ => 15,
+        ExprKind::Unary(..) => UNARY_PRECEDENCE + 1,
+        _ => UNARY_PRECEDENCE + 2,
     }
 }
 
@@ -244,24 +212,19 @@ fn write_expr(e: &Expr, out: &mut String) {
         ExprKind::Number(text) => out.push_str(text),
         ExprKind::Operand(parts) => write_parts(parts, out),
         ExprKind::Unary(op, x) => {
-            out.push_str(match op {
-                UnaryOp::Neg => "-",
-                UnaryOp::Plus => "+",
-                UnaryOp::Not => "!",
-                UnaryOp::BitNot => "~",
-            });
-            write_operand(x, 14, out);
+            out.push_str(op.symbol());
+            write_operand(x, UNARY_PRECEDENCE + 1, out);
         }
         ExprKind::Binary(op, a, b) => {
-            let p = precedence(*op) + 1;
+            let p = op.precedence() + 1;
             // `**` groups to the right, the others to the left.
-            let (left, right) = if *op == BinaryOp::Pow {
+            let (left, right) = if op.is_right_associative() {
                 (p + 1, p)
             } else {
                 (p, p + 1)
             };
             write_operand(a, left, out);
-            let _ = write!(out, " {} ", operator(*op));
+            let _ = write!(out, " {} ", op.symbol());
             write_operand(b, right, out);
         }
         ExprKind::Ternary(c, a, b) => {
@@ -299,10 +262,10 @@ fn write_parts(parts: &[Part], out: &mut String) {
                     if i > 0 {
                         out.push_str("; ");
                     }
-                    let words: Vec<&str> = command
+                    let words: Vec<Cow<'_, str>> = command
                         .words
                         .iter()
-                        .map(|w| word_text(&w.kind).unwrap_or("…"))
+                        .map(|w| w.literal().unwrap_or(Cow::Borrowed("…")))
                         .collect();
                     out.push_str(&words.join(" "));
                 }

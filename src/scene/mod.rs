@@ -47,6 +47,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod attribute;
 mod build;
 mod color;
 mod curve;
@@ -65,18 +66,18 @@ pub mod shapes;
 mod source_map;
 pub mod state;
 
+pub use build::element_words;
 pub use curve::BezierSegment;
 pub use describe::describe;
 pub use diff::{diff, Aspects, ChangeKind, ElementChange, SceneDiff};
 pub use element::{ElementKind, ElementRef};
 pub use error::{SceneError, Warning};
-pub use expression::Reference;
+pub use expression::{reference_words, Reference};
 pub use json::{error_json, scene_json};
 pub use model::Scene;
 pub use overlap::{starting_overlap, Overlap, OVERLAP_TOLERANCE};
 pub use patch::{
-    format_number, patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit,
-    DRAG_DIGITS,
+    patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit, DRAG_DIGITS,
 };
 pub use source_map::{Highlight, InitVar, Target};
 

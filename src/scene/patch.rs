@@ -15,7 +15,7 @@ use super::model::{CameraValue, ExprVec, ForceValue, LinkTarget, Origin, Param, 
 use super::source_map::Target;
 use crate::lang::ast::Command;
 use crate::lang::list;
-use crate::lang::number::parse_number;
+use crate::lang::number::{format_significant, parse_number, round_significant};
 use crate::lang::parse::parse_script;
 use crate::lang::span::Span;
 use std::fmt;
@@ -142,25 +142,6 @@ fn value_is_finite(value: EditValue) -> bool {
     }
 }
 
-/// `value` rounded to `digits` significant digits, in the shortest text that reads back as it:
-/// plain decimals, or an exponent for magnitudes below 1e-4 or from 1e15 up (as Tcl does).
-pub fn format_number(value: f64, digits: usize) -> String {
-    if value == 0.0 || !value.is_finite() {
-        return "0".into();
-    }
-    let rounded = round(value, digits);
-    if (1e-4..1e15).contains(&rounded.abs()) {
-        format!("{rounded}")
-    } else {
-        format!("{rounded:e}")
-    }
-}
-
-fn round(value: f64, digits: usize) -> f64 {
-    let text = format!("{:.*e}", digits.clamp(1, 17) - 1, value);
-    text.parse().unwrap_or(value)
-}
-
 struct Patcher<'a> {
     text: &'a str,
     origin: &'a Origin,
@@ -246,7 +227,7 @@ impl Patcher<'_> {
                 point,
             } => {
                 let control = self.control_point(scene, trajectory, piece, point)?;
-                let n = round(n, self.digits);
+                let n = round_significant(n, self.digits);
                 let (low, high) = time_bounds(scene, trajectory, piece, point);
                 if !(low < n && n < high) {
                     return refuse(format!(
@@ -267,7 +248,7 @@ impl Patcher<'_> {
                 }
                 match camera.scale.span {
                     Some(span) => self.rewrite_numbers(span, &[n]),
-                    None => self.add_option("scale", &format_number(n, self.digits)),
+                    None => self.add_option("scale", &format_significant(n, self.digits)),
                 }
             }
             _ => self.wrong_kind("a vector"),
@@ -324,12 +305,14 @@ impl Patcher<'_> {
     /// component that changes must be a literal number, or not written (then it is added).
     fn components(&mut self, v: &ExprVec, new: Vec3) -> Result<(), PatchError> {
         for (i, (component, name)) in v.components().into_iter().zip(["x", "y", "z"]).enumerate() {
-            if [Some(new[i]), Some(round(new[i], self.digits))].contains(&component.constant) {
+            if [Some(new[i]), Some(round_significant(new[i], self.digits))]
+                .contains(&component.constant)
+            {
                 continue;
             }
             match component.span {
                 _ if component.source.is_empty() => {
-                    self.add_option(name, &format_number(new[i], self.digits))?
+                    self.add_option(name, &format_significant(new[i], self.digits))?
                 }
                 Some(span) if component.constant.is_some() => self.rewrite_numbers(span, &[new[i]])?,
                 _ => {
@@ -351,7 +334,7 @@ impl Patcher<'_> {
     fn numbers(&self, values: &[f64]) -> String {
         let all: Vec<String> = values
             .iter()
-            .map(|v| format_number(*v, self.digits))
+            .map(|v| format_significant(*v, self.digits))
             .collect();
         all.join(" ")
     }
@@ -374,12 +357,12 @@ impl Patcher<'_> {
         for (item, value) in items.iter().zip(values) {
             // Unchanged values (given exactly) and values that round to what is written stay.
             let written = parse_number(item.as_str()).map(|n| n.as_f64());
-            if [Some(*value), Some(round(*value, self.digits))].contains(&written) {
+            if [Some(*value), Some(round_significant(*value, self.digits))].contains(&written) {
                 continue;
             }
             self.edits.push(Replacement {
                 span: item.origin().expect("checked above"),
-                text: format_number(*value, self.digits),
+                text: format_significant(*value, self.digits),
             });
         }
         Ok(())
@@ -397,7 +380,7 @@ impl Patcher<'_> {
             _ => 1,
         };
         for word in command.words.iter().skip(first_option).step_by(2) {
-            let Some(text) = word.literal_text().filter(|_| !word.expand) else {
+            let Some(text) = word.literal().filter(|_| !word.expand) else {
                 return refuse(format!(
                     "the options of {} are not all written out in its command",
                     self.name
@@ -444,7 +427,7 @@ impl Patcher<'_> {
         let is_element_command = command
             .words
             .first()
-            .and_then(|w| w.literal_text())
+            .and_then(|w| w.literal())
             .is_some_and(|w| {
                 w == words[0] || (self.element.kind == ElementKind::Force && w == words[1])
             });
@@ -471,39 +454,4 @@ fn time_bounds(scene: &Scene, trajectory: usize, piece: usize, point: usize) -> 
         None => pieces.get(piece + 1).map_or(f64::INFINITY, |p| p.start()),
     };
     (low, high)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_compact() {
-        assert_eq!(format_number(9.5, 6), "9.5");
-        assert_eq!(format_number(-1.2, 6), "-1.2");
-        assert_eq!(format_number(0.0, 6), "0");
-        assert_eq!(format_number(-0.0, 6), "0");
-        assert_eq!(format_number(1.0 / 3.0, 6), "0.333333");
-        assert_eq!(format_number(2.0 / 3.0, 6), "0.666667");
-        assert_eq!(format_number(1234567.0, 6), "1234570");
-        assert_eq!(format_number(1e-7, 6), "1e-7");
-        assert_eq!(format_number(-2.5e-8, 6), "-2.5e-8");
-        assert_eq!(format_number(3e20, 6), "3e20");
-        assert_eq!(format_number(12.0, 6), "12");
-        assert_eq!(format_number(0.1 + 0.2, 6), "0.3");
-        // What is written reads back (through the language's own number parser) as the
-        // rounded value.
-        for v in [
-            9.5,
-            -1.2,
-            1.0 / 3.0,
-            1e-7,
-            123456.7,
-            -98765.4321,
-            6.02214076e23,
-        ] {
-            let text = format_number(v, 6);
-            assert_eq!(parse_number(&text).unwrap().as_f64(), round(v, 6), "{text}");
-        }
-    }
 }

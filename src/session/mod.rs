@@ -307,14 +307,6 @@ impl Session {
         self.step_history(false)
     }
 
-    pub fn can_undo(&self) -> bool {
-        self.state.borrow().history.can_undo()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        self.state.borrow().history.can_redo()
-    }
-
     fn step_history(&self, back: bool) -> bool {
         let edit = {
             let mut state = self.state.borrow_mut();

@@ -1,26 +1,31 @@
 //! One rendition on the slave's main thread: an off-screen GL target, the shared frame memory
-//! it is copied into, a playback clock or a live run (its mode), the view and the pointer
-//! state.
+//! it is copied into, and a view (`crate::view`): its camera, its gestures, its transport or
+//! a live run (its mode).
 //!
-//! In live mode the rendition owns a [`LiveRun`], the editor's live scene (a
-//! [`SceneAdvance`](crate::live::scene::SceneAdvance) paid real time through a time bank), and
-//! draws the run's current states with the pull spring as a line; the playback clock waits,
-//! paused where it was, and plays on from there when the rendition returns to playback.
+//! The rendition is a thin shell over the view layer: forwarded pointer events, the wheel and
+//! keys go to the same [`Gestures`] and key map as the editor's graphical viewer, and it
+//! applies to itself what they do to the view and the live run ([`Rendition::pointer`]); the
+//! edits of the scene go back to the subdocument. In live mode the rendition owns a
+//! [`LiveRun`] and draws the run's current states with the pull spring as a line; the
+//! transport waits, paused where it was, and plays on from there when the rendition returns
+//! to playback.
 
-use super::pointer::Pointer;
 use crate::ipc::frames::FrameError;
-use crate::ipc::{FrameInfo, FrameWriter, PlaybackMode, RenditionSize};
-use crate::live::Playback;
+use crate::ipc::{FrameInfo, FrameWriter, PlaybackMode, PointerKind, RenditionSize};
 use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::offscreen::OffscreenTarget;
+use crate::render::pick::{body_under, pointer_ray, rotation_centre, CENTRE_SNAP_PIXELS};
 use crate::render::scene_frame::{frame_times, palette, CameraChoice, FrameOptions, SceneFrames};
-use crate::scene::handles::HandleKind;
+use crate::scene::handles::{Handle, HandleKind};
 use crate::scene::model::Scene;
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::sim::physics::SceneMotion;
-use crate::ui::graphical::live::LiveRun;
-use nalgebra::Point3;
+use crate::view::camera::{CameraUse, ViewCamera};
+use crate::view::gesture::{Effect, Gestures, Situation};
+use crate::view::live::{LiveRun, PullPlane, ScreenDirection};
+use crate::view::transport::Transport;
+use nalgebra::{Point2, Point3};
 use std::time::Duration;
 
 use super::picture::Picture;
@@ -44,20 +49,6 @@ pub struct Scenery<'a> {
     pub highlighted: Option<usize>,
 }
 
-/// Where a rendition looks from.
-#[derive(Debug, Default)]
-struct View {
-    /// The camera kept from frame to frame; `None` until the default view is fitted, and
-    /// while the scene's own camera is followed.
-    camera: Option<Camera>,
-    /// The reader moved the view: keep it whatever the scene does.
-    moved: bool,
-    /// The camera of the last frame drawn, which pointer events refer to.
-    shown: Camera,
-    /// Where the bodies go over the computed motion, once found: the ground lies under it.
-    stage: Option<Option<Bounds>>,
-}
-
 /// A rendition in live mode.
 struct Live {
     run: LiveRun,
@@ -68,15 +59,19 @@ struct Live {
 pub struct Rendition {
     target: OffscreenTarget,
     frames: FrameWriter,
-    pub clock: Playback,
+    pub transport: Transport,
     /// `Some` in live mode.
     live: Option<Live>,
-    view: View,
-    pub pointer: Pointer,
+    view: ViewCamera,
+    gestures: Gestures,
+    /// The last frame drawn, for the `c` key's centre under the pointer.
+    last_frame: Option<Frame>,
     /// Something changed that a paused rendition must show.
     dirty: bool,
     /// The `LiveRate` last announced.
     announced_rate: f64,
+    /// Where the bodies go over the computed motion, once found: the ground lies under it.
+    stage: Option<Option<Bounds>>,
 }
 
 impl Rendition {
@@ -88,12 +83,14 @@ impl Rendition {
         Ok(Rendition {
             target,
             frames,
-            clock: Playback::new(start, finish),
+            transport: Transport::new(start, finish),
             live: None,
-            view: View::default(),
-            pointer: Pointer::default(),
+            view: ViewCamera::default(),
+            gestures: Gestures::default(),
+            last_frame: None,
             dirty: true,
             announced_rate: 1.0,
+            stage: None,
         })
     }
 
@@ -122,7 +119,7 @@ impl Rendition {
 
     /// Whether a frame is due.
     pub fn wants_frame(&self) -> bool {
-        self.dirty || self.clock.is_playing() || self.live.is_some()
+        self.dirty || self.transport.is_playing() || self.live.is_some()
     }
 
     pub fn mode(&self) -> PlaybackMode {
@@ -140,13 +137,13 @@ impl Rendition {
         let resume = match self.live.take() {
             Some(live) => live.resume,
             None => {
-                let playing = self.clock.is_playing();
-                self.clock.pause(now);
+                let playing = self.transport.is_playing();
+                self.transport.pause(now);
                 playing
             }
         };
         self.live = Some(Live { run, resume });
-        self.pointer.end_pull();
+        self.gestures.end_pull();
         self.dirty = true;
         Ok(())
     }
@@ -156,9 +153,9 @@ impl Rendition {
     pub fn leave_live(&mut self, now: Duration) {
         if let Some(live) = self.live.take() {
             if live.resume {
-                self.clock.play(now);
+                self.transport.play(now);
             }
-            self.pointer.end_pull();
+            self.gestures.end_pull();
             self.dirty = true;
         }
     }
@@ -190,38 +187,46 @@ impl Rendition {
     pub fn time_at(&self, now: Duration) -> f64 {
         match &self.live {
             Some(live) => live.run.states().1,
-            None => self.clock.time_at(now),
+            None => self.transport.time_at(now),
         }
     }
 
     /// Whether computed motion is playing (never in live mode).
     pub fn is_playing(&self) -> bool {
-        self.clock.is_playing()
+        self.transport.is_playing()
     }
 
     /// Stops playing and drawing (after a failure to draw, or of the live run) until told
     /// otherwise; a live rendition returns to playback, paused.
     pub fn stop(&mut self, now: Duration) {
         self.live = None;
-        self.pointer.end_pull();
-        self.clock.pause(now);
+        self.gestures.end_pull();
+        self.transport.pause(now);
         self.dirty = false;
     }
 
-    /// Fits the default view again at the next frame, unless the reader moved the view or a
-    /// live run is shown (the view stays while it runs).
+    /// Fits the default view again at the next frame, unless the reader moved the view, a
+    /// handle is being dragged or a live run is shown (the view stays while they last).
     pub fn refit(&mut self) {
-        self.view.stage = None;
-        if !self.view.moved && !self.pointer.dragging_handle() && self.live.is_none() {
-            self.view.camera = None;
+        self.stage = None;
+        if self.gestures.handle().is_none() && self.live.is_none() {
+            self.view.refit();
         }
         self.dirty = true;
     }
 
-    /// Forgets the reader's view: back to the scene's camera or the fitted default.
+    /// Forgets the reader's view: back to the scene's camera or the fitted default (not
+    /// while a handle is dragged).
     pub fn reset_view(&mut self) {
-        self.view.moved = false;
-        self.refit();
+        if self.gestures.handle().is_none() {
+            self.view.reset();
+        }
+        self.dirty = true;
+    }
+
+    /// Whether a handle is being dragged.
+    pub fn dragging_handle(&self) -> bool {
+        self.gestures.handle().is_some()
     }
 
     pub fn viewport(&self) -> Viewport {
@@ -231,15 +236,146 @@ impl Rendition {
 
     /// The camera of the last frame, for interpreting pointer positions.
     pub fn shown_camera(&self) -> Camera {
-        self.view.shown
+        self.view.last_shown().unwrap_or_default()
     }
 
     /// Keeps `camera` (which the reader moved) as the view from now on.
     pub fn move_view(&mut self, camera: Camera) {
-        self.view.camera = Some(camera);
-        self.view.shown = camera;
-        self.view.moved = true;
+        self.view.moved(camera);
         self.dirty = true;
+    }
+
+    /// A forwarded pointer event at `at` (rendition pixels) over `scenery`: what it does to
+    /// the view and the live run is done here; what it does to the scene (a handle drag's
+    /// start, edits and end, a refusal to report) is returned, as the gesture machine says.
+    /// A failed pull is the message to report.
+    pub fn pointer(
+        &mut self,
+        kind: PointerKind,
+        pressed: u32,
+        shift: bool,
+        at: Point2<f64>,
+        scenery: &Scenery<'_>,
+    ) -> Result<Effect, String> {
+        let camera = self.shown_camera();
+        let viewport = self.viewport();
+        let effect = match kind {
+            PointerKind::Press => {
+                let live = self.live.is_some();
+                let handles: Vec<Handle> = match (scenery.picture, live) {
+                    // Live motion leaves the initial state, which handles edit, behind.
+                    (Some(picture), false) => picture
+                        .handles
+                        .iter()
+                        .filter(|h| scenery.handles.contains(&h.kind))
+                        .cloned()
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let states = self.live.as_ref().map(|live| live.run.states());
+                let body_at = |at: Point2<f64>| {
+                    let ((motion, time), picture) = (states.as_ref()?, scenery.picture?);
+                    let ray = pointer_ray(&camera, &viewport, at);
+                    let hit = body_under(picture.frames.shapes(), motion, *time, &ray)?;
+                    Some((hit.body, Point3::from(hit.hit.point)))
+                };
+                let situation = Situation::new(&camera, &viewport, &handles, &body_at, live);
+                self.gestures.press(pressed, shift, at, &situation)
+            }
+            PointerKind::Motion => match scenery.picture {
+                Some(picture) => {
+                    let shapes = picture.frames.shapes();
+                    match self
+                        .gestures
+                        .motion(at, &camera, &viewport, scenery.scene, shapes)
+                    {
+                        // A pointer off the handle's plane leaves the value as it is.
+                        Effect::Refused(_) => Effect::Nothing,
+                        other => other,
+                    }
+                }
+                None => Effect::Nothing,
+            },
+            PointerKind::Release => self.gestures.release(pressed, at),
+            PointerKind::Enter | PointerKind::Leave => Effect::Nothing,
+        };
+        self.apply(effect, &camera)
+    }
+
+    /// The wheel turned `steps` steps: the view zooms.
+    pub fn scroll(&mut self, steps: f64) {
+        let effect = self.gestures.scroll(steps, &self.shown_camera());
+        let _ = self.apply(effect, &self.shown_camera());
+    }
+
+    /// The `c` key: the centre of rotation and scaling moves to what is under the pointer.
+    pub fn centre_at_pointer(&mut self, scenery: &Scenery<'_>) {
+        let (Some(pointer), Some(frame), Some(picture)) =
+            (self.gestures.pointer(), &self.last_frame, scenery.picture)
+        else {
+            return;
+        };
+        let viewport = self.viewport();
+        let meshes = picture.frames.meshes();
+        let centre = rotation_centre(frame, meshes, &viewport, pointer, CENTRE_SNAP_PIXELS);
+        let mut camera = self.shown_camera();
+        camera.set_centre(centre);
+        self.move_view(camera);
+    }
+
+    /// The `z` or `x` key: pushes the dragged handle into or out of the screen.
+    pub fn push_handle(&mut self, into: bool, scenery: &Scenery<'_>) -> Effect {
+        let Some(picture) = scenery.picture else {
+            return Effect::Nothing;
+        };
+        let (camera, viewport) = (self.shown_camera(), self.viewport());
+        let shapes = picture.frames.shapes();
+        match self.gestures.push_handle(into, &camera, &viewport, shapes) {
+            Effect::Refused(_) => Effect::Nothing,
+            other => other,
+        }
+    }
+
+    /// The `a` key went down (`true`) or up.
+    pub fn set_free(&mut self, free: bool) {
+        self.gestures.set_free(free);
+    }
+
+    /// An arrow key went down (`held`) or up: live, pushes the body pulled last.
+    pub fn push(&mut self, direction: ScreenDirection, held: bool) -> Result<(), String> {
+        let camera = self.shown_camera();
+        match self.live_run() {
+            Some(run) => run.arrow_key(direction, held, &camera).map(|_| ()),
+            None => Ok(()),
+        }
+    }
+
+    /// Applies to the view and the live run what the gesture machine decided; passes on what
+    /// is for the scene.
+    fn apply(&mut self, effect: Effect, camera: &Camera) -> Result<Effect, String> {
+        match effect {
+            Effect::ViewMoved(moved) => self.move_view(moved),
+            Effect::Grab { body, at } => {
+                let run = self.live_run().ok_or("the rendition is not live")?;
+                // A refused grab still belongs to the body: the press does not turn the view.
+                run.grab(body, &at.coords)
+                    .map_err(|e| format!("cannot pull: {e}"))?;
+                self.gestures.pull(PullPlane::new(at, camera));
+            }
+            Effect::PullTarget(target) => {
+                if let Some(run) = self.live_run() {
+                    run.move_target(&target)
+                        .map_err(|e| format!("cannot pull: {e}"))?;
+                }
+            }
+            Effect::PullEnded => {
+                if let Some(run) = self.live_run() {
+                    run.release();
+                }
+            }
+            other => return Ok(other),
+        }
+        Ok(Effect::Nothing)
     }
 
     /// Draws the scene at real time `now` into the next frame buffer: the live run's states
@@ -263,17 +399,18 @@ impl Rendition {
                 // Playback waits where the simulation has got to; without motion it shows
                 // the initial state at any time.
                 let horizon = scenery.motion.map_or(f64::INFINITY, |m| m.complete_until());
-                let time = self.clock.tick(now, horizon).time;
+                let time = self.transport.tick(now, horizon).time;
                 (self.frame(scenery, scenery.motion, time), time)
             }
         };
-        self.view.shown = frame.camera;
+        self.view.shown(frame.camera);
         if let Some(picture) = scenery.picture {
             self.target
                 .upload_missing(picture.frames.meshes())
                 .map_err(|e| format!("cannot load the shapes for drawing: {e}"))?;
         }
         let image = self.target.render(&frame);
+        self.last_frame = Some(frame);
         // Editor windows of this process draw with GTK's context on this thread.
         self.target.release_current();
         let image = image.map_err(|e| format!("cannot draw the scene: {e}"))?;
@@ -298,14 +435,15 @@ impl Rendition {
             None => &initial,
         };
         let viewport = self.viewport();
-        let camera = match (self.view.camera, &scenery.scene.camera) {
-            (Some(camera), _) => CameraChoice::Given(camera),
-            (None, Some(_)) => CameraChoice::Scene,
+        let has_camera = scenery.scene.camera.is_some();
+        let camera = match self.view.next(has_camera) {
+            CameraUse::Given(camera) => CameraChoice::Given(camera),
+            CameraUse::Scene => CameraChoice::Scene,
             // A live run knows only its recent past: fit to where the bodies are now.
-            (None, None) if self.live.is_some() => {
+            CameraUse::Fit if self.live.is_some() => {
                 fitted(&picture.frames, scenery, states, time, time)
             }
-            (None, None) => {
+            CameraUse::Fit => {
                 let simulator = &scenery.scene.simulator;
                 let until = scenery
                     .motion
@@ -320,7 +458,7 @@ impl Rendition {
             Some(_) => (Vec::new(), None),
             None => (scenery.handles.to_vec(), scenery.highlighted),
         };
-        let stage = *self.view.stage.get_or_insert_with(|| {
+        let stage = *self.stage.get_or_insert_with(|| {
             let simulator = &scenery.scene.simulator;
             let until = scenery
                 .motion
@@ -346,7 +484,7 @@ impl Rendition {
             .frames
             .frame(scenery.scene, states, time, &options, &viewport);
         if fitting {
-            self.view.camera = Some(frame.camera);
+            self.view.fitted(frame.camera, has_camera);
         }
         frame
     }

@@ -10,20 +10,19 @@
 
 use super::outbox::Outbox;
 use super::picture::{scene_handle_kinds, Picture};
-use super::pointer::{self, Effect};
 use super::rendition::{Rendition, Scenery};
 use crate::ipc::frames::FrameBufferReply;
 use crate::ipc::names::rendition_path;
-use crate::ipc::{button, EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
 use crate::ipc::{request, Status};
-use crate::render::pick::{body_under, pointer_ray};
+use crate::ipc::{EditorKind, Error, HandleKind, Modifiers, PlaybackMode, PointerKind};
 use crate::scene::handles;
 use crate::session::{Event, Session, SimStatus, ViewId, Waker};
-use crate::ui;
-use crate::ui::graphical::live::{PullPlane, ScreenDirection};
+use crate::ui::EditorKind as EditorWindow;
+use crate::view::gesture::Effect;
+use crate::view::keys::KeyAction;
 use gtk::prelude::*;
 use gtk4 as gtk;
-use nalgebra::{Point2, Point3};
+use nalgebra::Point2;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -46,7 +45,10 @@ pub struct Subdocument {
     /// Whether the host has set the scene text yet.
     loaded: Cell<bool>,
     shown_handles: RefCell<BTreeSet<HandleKind>>,
+    /// What the renditions draw, built only while there are renditions.
     picture: RefCell<Option<Picture>>,
+    /// Whether `picture` is of the session's current scene.
+    picture_current: Cell<bool>,
     renditions: RefCell<BTreeMap<u32, Rendition>>,
     /// The number of the last rendition created.
     last_rendition: Cell<u32>,
@@ -64,22 +66,33 @@ impl Subdocument {
     /// A subdocument with no scene text yet. `waker` is called from the simulator's thread;
     /// it must get [`Subdocument::poll`] called on this thread.
     pub fn new(outbox: Outbox, waker: Waker) -> Rc<Subdocument> {
-        let session = Session::new("", waker);
+        let subdocument = Subdocument::serving(Session::new("", waker), outbox, None);
+        subdocument.loaded.set(false);
+        subdocument
+    }
+
+    /// A subdocument serving `session`, whose text is already set (the stand-alone editor's),
+    /// with `editors` the application its `OpenEditor` windows belong to, if it has one.
+    pub fn serving(
+        session: Rc<Session>,
+        outbox: Outbox,
+        editors: Option<gtk::Application>,
+    ) -> Rc<Subdocument> {
         let subdocument = Rc::new(Subdocument {
             host: session.new_view_id(),
             own: session.new_view_id(),
             session,
-            loaded: Cell::new(false),
+            loaded: Cell::new(true),
             shown_handles: RefCell::new(BTreeSet::new()),
             picture: RefCell::new(None),
+            picture_current: Cell::new(false),
             renditions: RefCell::new(BTreeMap::new()),
             last_rendition: Cell::new(0),
             dragged: Cell::new(None),
             outbox,
             started: Instant::now(),
-            editors: RefCell::new(None),
+            editors: RefCell::new(editors),
         });
-        subdocument.rebuild_picture();
         let weak = Rc::downgrade(&subdocument);
         subdocument.session.subscribe(move |_, event| {
             if let Some(subdocument) = weak.upgrade() {
@@ -105,11 +118,12 @@ impl Subdocument {
                     .scene_text_changed(self.session.text().to_string());
             }
             Event::SceneChanged => {
-                self.rebuild_picture();
+                self.picture_current.set(false);
+                self.update_picture();
                 let (start, finish) = self.time_range();
                 let now = self.now();
                 for rendition in self.renditions.borrow_mut().values_mut() {
-                    rendition.clock.set_span(start, finish, now);
+                    rendition.transport.set_span(start, finish, now);
                     rendition.touch();
                 }
                 self.restart_live_runs();
@@ -144,7 +158,12 @@ impl Subdocument {
             .properties_changed(0, vec![("Status", owned(self.status().as_str()))]);
     }
 
-    fn rebuild_picture(&self) {
+    /// Builds the picture of the current scene if it is out of date and renditions draw it.
+    fn update_picture(&self) {
+        if self.picture_current.get() || self.renditions.borrow().is_empty() {
+            return;
+        }
+        self.picture_current.set(true);
         let picture = self.session.scene().map(|scene| Picture::new(&scene));
         let picture = match picture {
             Some(Ok(picture)) => Some(picture),
@@ -249,6 +268,7 @@ impl Subdocument {
         let number = self.last_rendition.get() + 1;
         self.last_rendition.set(number);
         self.renditions.borrow_mut().insert(number, rendition);
+        self.update_picture();
         self.outbox
             .properties_changed(0, vec![("Renditions", owned(self.rendition_paths()))]);
         Ok(number)
@@ -258,15 +278,15 @@ impl Subdocument {
     /// `SceneTextChanged` like any other change of the text.
     pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
         let kind = match request::kind(kind)? {
-            EditorKind::Graphical => ui::EditorKind::Graphical,
-            EditorKind::Language => ui::EditorKind::Language,
-            EditorKind::Shape => ui::EditorKind::Shape,
-            EditorKind::Trajectory => ui::EditorKind::Trajectory,
-            EditorKind::ControlPanel => ui::EditorKind::ControlPanel,
+            EditorKind::Graphical => EditorWindow::Graphical,
+            EditorKind::Language => EditorWindow::Language,
+            EditorKind::Shape => EditorWindow::Shape,
+            EditorKind::Trajectory => EditorWindow::Trajectory,
+            EditorKind::ControlPanel => EditorWindow::ControlPanel,
         };
         let app = self.editor_application()?;
         // The windows' GL contexts are made current on this thread, where renditions draw.
-        ui::open_editor(&app, &self.session, kind);
+        crate::ui::open_editor(&app, &self.session, kind);
         Ok(())
     }
 
@@ -372,9 +392,9 @@ impl Subdocument {
         self.with(number, |r| {
             refuse_live(number, r)?;
             if play {
-                r.clock.play(now);
+                r.transport.play(now);
             } else {
-                r.clock.pause(now);
+                r.transport.pause(now);
             }
             r.touch();
             Ok(())
@@ -388,7 +408,7 @@ impl Subdocument {
         let now = self.now();
         self.with(number, |r| {
             refuse_live(number, r)?;
-            r.clock
+            r.transport
                 .seek(time, now)
                 .map_err(|e| Error::InvalidArgument(e.to_string()))?;
             r.touch();
@@ -425,12 +445,12 @@ impl Subdocument {
     }
 
     pub fn looping(&self, number: u32) -> Result<bool, Error> {
-        self.with(number, |r| Ok(r.clock.is_looping()))
+        self.with(number, |r| Ok(r.transport.is_looping()))
     }
 
     pub fn set_looping(&self, number: u32, looping: bool) -> Result<(), Error> {
         self.with(number, |r| {
-            r.clock.set_looping(looping);
+            r.transport.set_looping(looping);
             Ok(())
         })?;
         self.outbox
@@ -466,7 +486,7 @@ impl Subdocument {
                     let scene = scene.as_deref().ok_or_else(|| {
                         Error::InvalidScene("there is no scene to run live yet".into())
                     })?;
-                    if r.pointer.dragging_handle() {
+                    if r.dragging_handle() {
                         return Err(Error::NotAvailable(
                             "a handle is being dragged: release it, then go live".into(),
                         ));
@@ -501,7 +521,8 @@ impl Subdocument {
         Ok(())
     }
 
-    /// A forwarded pointer event at (`x`, `y`) in rendition pixels.
+    /// A forwarded pointer event at (`x`, `y`) in rendition pixels: the rendition's gestures
+    /// decide (`crate::view::gesture`); edits of the scene are made here.
     pub fn pointer(
         &self,
         number: u32,
@@ -510,152 +531,114 @@ impl Subdocument {
         at: Point2<f64>,
         modifiers: Modifiers,
     ) -> Result<(), Error> {
-        let effect = {
-            let picture = self.picture.borrow();
-            let shown: Vec<handles::HandleKind> = self.scene_handle_kinds();
-            self.with(number, |r| {
-                let camera = r.shown_camera();
-                let viewport = r.viewport();
-                Ok(match kind {
-                    PointerKind::Press
-                        if pressed == button::LEFT
-                            && r.pointer.is_idle()
-                            && self.grab_live(r, picture.as_ref(), at) =>
-                    {
-                        Effect::Nothing
-                    }
-                    PointerKind::Press => {
-                        // Live motion leaves the initial state, which handles edit, behind.
-                        let live = r.mode() == PlaybackMode::Live;
-                        let handles = picture
-                            .iter()
-                            .flat_map(|p| p.handles.iter().enumerate())
-                            .filter(|(_, h)| !live && shown.contains(&h.kind));
-                        r.pointer
-                            .press(pressed, at, modifiers, &camera, &viewport, handles)
-                    }
-                    PointerKind::Motion => match picture.as_ref() {
-                        Some(picture) => {
-                            let mut moved = camera;
-                            let shapes = picture.frames.shapes();
-                            let effect = r.pointer.motion(at, &mut moved, &viewport, shapes);
-                            if effect == Effect::ViewMoved {
-                                r.move_view(moved);
-                            }
-                            effect
-                        }
-                        None => Effect::Nothing,
-                    },
-                    PointerKind::Release => r.pointer.release(pressed),
-                    PointerKind::Enter | PointerKind::Leave => Effect::Nothing,
-                })
-                .map(|effect| self.pull(r, effect))
-            })?
-        };
-        // The session tells its observers (this object among them) about edits at once, so
-        // nothing may be borrowed here any more.
+        let shift = modifiers.contains(Modifiers::SHIFT);
+        let effect = self
+            .with_scenery(|scenery| {
+                self.with(number, |r| Ok(r.pointer(kind, pressed, shift, at, scenery)))
+            })
+            .unwrap_or_else(|| self.with(number, |_| Ok(Ok(Effect::Nothing))))?;
+        self.apply(effect);
+        Ok(())
+    }
+
+    /// Makes the scene edit a gesture decided on, or reports why there is none. The session
+    /// tells its observers (this object among them) about edits at once, so nothing may be
+    /// borrowed here.
+    fn apply(&self, effect: Result<Effect, String>) {
         match effect {
-            Effect::DragStarted { index } => {
-                self.dragged.set(Some(index));
+            Ok(Effect::DragStarted(handle)) => {
+                let index = self
+                    .picture
+                    .borrow()
+                    .as_ref()
+                    .and_then(|p| p.handles.iter().position(|h| h.target == handle.target));
+                self.dragged.set(index);
                 self.session.begin_drag();
                 self.touch_all();
             }
-            Effect::Edit(edit) => {
+            Ok(Effect::Edit(edit)) => {
                 if let Err(e) = self.session.edit(edit.target, edit.value, Some(self.own)) {
                     self.outbox.error(e.reason, 0, 0);
                 }
             }
-            Effect::DragEnded => {
+            Ok(Effect::DragEnded) => {
                 self.dragged.set(None);
                 self.session.end_drag();
                 self.touch_all();
             }
-            Effect::ViewMoved | Effect::Nothing | Effect::PullTarget(_) | Effect::PullEnded => {}
-        }
-        Ok(())
-    }
-
-    /// A button-1 press at `at` on live rendition `r`: grabs the body under the pointer, if
-    /// any, by the surface point there and starts pulling it. Returns whether it did (else
-    /// the press is an ordinary one); a refused grab (a fixed body) is reported as `Error`.
-    fn grab_live(&self, r: &mut Rendition, picture: Option<&Picture>, at: Point2<f64>) -> bool {
-        let camera = r.shown_camera();
-        let viewport = r.viewport();
-        let (Some(picture), Some(run)) = (picture, r.live_run()) else {
-            return false;
-        };
-        let (motion, time) = run.states();
-        let ray = pointer_ray(&camera, &viewport, at);
-        let Some(hit) = body_under(picture.frames.shapes(), &motion, time, &ray) else {
-            return false;
-        };
-        let grabbed = Point3::from(hit.hit.point);
-        match run.grab(hit.body, &grabbed.coords) {
-            Ok(()) => {
-                r.pointer.pull(PullPlane::new(grabbed, &camera));
-                true
-            }
-            Err(e) => {
-                self.outbox.error(format!("cannot pull: {e}"), 0, 0);
-                // The press still belongs to the body: it does not turn the view.
-                true
-            }
+            Ok(Effect::Refused(why)) | Err(why) => self.outbox.error(why, 0, 0),
+            // Renditions neither select bodies nor add trajectory points.
+            Ok(_) => {}
         }
     }
 
-    /// Applies a pull's `effect` to live rendition `r`'s run; other effects pass through.
-    fn pull(&self, r: &mut Rendition, effect: Effect) -> Effect {
-        let Some(run) = r.live_run() else {
-            return effect;
-        };
-        match effect {
-            Effect::PullTarget(target) => {
-                if let Err(e) = run.move_target(&target) {
-                    self.outbox.error(format!("cannot pull: {e}"), 0, 0);
-                }
-                Effect::Nothing
-            }
-            Effect::PullEnded => {
-                run.release();
-                Effect::Nothing
-            }
-            other => other,
-        }
+    /// Runs `work` with what the renditions draw now; `None` without a scene.
+    fn with_scenery<T>(&self, work: impl FnOnce(&Scenery<'_>) -> T) -> Option<T> {
+        let scene = self.session.scene()?;
+        let motion = self.session.motion();
+        let picture = self.picture.borrow();
+        let handles = self.scene_handle_kinds();
+        Some(work(&Scenery {
+            scene: &scene,
+            motion: motion.as_ref(),
+            picture: picture.as_ref(),
+            handles: &handles,
+            highlighted: self.dragged.get(),
+        }))
     }
 
     pub fn scroll(&self, number: u32, steps: f64) -> Result<(), Error> {
         self.with(number, |r| {
-            let mut camera = r.shown_camera();
-            pointer::zoom(&mut camera, steps);
-            r.move_view(camera);
+            r.scroll(steps);
             Ok(())
         })
     }
 
-    /// A forwarded key: Home restores the default view; in playback space plays or pauses, in
-    /// live mode the arrow keys push the body pulled last along their screen directions.
+    /// A forwarded key, with the meaning it has in every view (`crate::view::keys`): Home
+    /// restores the default view, space plays or pauses (in playback), `c` centres the view
+    /// under the pointer, `z`/`x` push the dragged handle, `a` held frees link ends, and live
+    /// the arrow keys push the body pulled last along their screen directions.
     pub fn key(&self, number: u32, name: &str, pressed: bool) -> Result<(), Error> {
-        if name == "Home" && pressed {
-            return self.with(number, |r| {
+        let Some(action) = KeyAction::of_key(name) else {
+            return self.with(number, |_| Ok(()));
+        };
+        if !pressed && !action.is_held() {
+            return self.with(number, |_| Ok(()));
+        }
+        let effect = match action {
+            KeyAction::ResetView => self.with(number, |r| {
                 r.reset_view();
-                Ok(())
-            });
-        }
-        let pushed = self.with(number, |r| {
-            let camera = r.shown_camera();
-            let (Some(run), Some(direction)) = (r.live_run(), ScreenDirection::of_key(name)) else {
-                return Ok(Ok(()));
-            };
-            Ok(run.arrow_key(direction, pressed, &camera).map(|_| ()))
-        })?;
-        if let Err(e) = pushed {
-            self.outbox.error(format!("cannot push: {e}"), 0, 0);
-        }
-        let playback = self.mode(number)? == PlaybackMode::Playback.as_str();
-        if name == "space" && pressed && playback {
-            let playing = self.playing(number)?;
-            return self.play(number, !playing);
-        }
+                Ok(Ok(Effect::Nothing))
+            })?,
+            KeyAction::PlayPause => {
+                if self.mode(number)? == PlaybackMode::Playback.as_str() {
+                    let playing = self.playing(number)?;
+                    return self.play(number, !playing);
+                }
+                Ok(Effect::Nothing)
+            }
+            KeyAction::Free => self.with(number, |r| {
+                r.set_free(pressed);
+                Ok(Ok(Effect::Nothing))
+            })?,
+            KeyAction::Push(direction) => self.with(number, |r| {
+                Ok(r.push(direction, pressed)
+                    .map(|()| Effect::Nothing)
+                    .map_err(|e| format!("cannot push: {e}")))
+            })?,
+            KeyAction::CentreAtPointer => self
+                .with_scenery(|scenery| {
+                    self.with(number, |r| {
+                        r.centre_at_pointer(scenery);
+                        Ok(Ok(Effect::Nothing))
+                    })
+                })
+                .unwrap_or_else(|| self.with(number, |_| Ok(Ok(Effect::Nothing))))?,
+            KeyAction::PushHandle { into } => self
+                .with_scenery(|scenery| self.with(number, |r| Ok(Ok(r.push_handle(into, scenery)))))
+                .unwrap_or_else(|| self.with(number, |_| Ok(Ok(Effect::Nothing))))?,
+        };
+        self.apply(effect);
         Ok(())
     }
 
@@ -671,20 +654,14 @@ impl Subdocument {
 
     /// Draws a frame of every rendition that wants one and whose last frame was announced.
     pub fn tick(&self) {
-        let now = self.now();
-        let Some(scene) = self.session.scene() else {
+        if self.renditions.borrow().is_empty() {
             return;
-        };
-        let motion = self.session.motion();
-        let picture = self.picture.borrow();
-        let handles = self.scene_handle_kinds();
-        let scenery = Scenery {
-            scene: &scene,
-            motion: motion.as_ref(),
-            picture: picture.as_ref(),
-            handles: &handles,
-            highlighted: self.dragged.get(),
-        };
+        }
+        let now = self.now();
+        self.with_scenery(|scenery| self.draw(scenery, now));
+    }
+
+    fn draw(&self, scenery: &Scenery<'_>, now: Duration) {
         if self.editors.borrow().is_some() {
             // An editor window's context left current here would keep ours from being made
             // current (EGL_BAD_ACCESS); GTK makes its own current again before it draws.
@@ -700,7 +677,7 @@ impl Subdocument {
             }
             let was_playing = rendition.is_playing();
             let was_live = rendition.mode() == PlaybackMode::Live;
-            match rendition.draw(&scenery, now) {
+            match rendition.draw(scenery, now) {
                 Ok(frame) => self.outbox.frame_ready(number, frame),
                 Err(message) => {
                     rendition.stop(now);

@@ -6,19 +6,24 @@
 
 use super::ops::{Binary, Notation};
 use super::pool::{Node, Pool, Symbol, Term};
+use crate::lang::number::format_double;
+use crate::lang::operator::{BinaryOp, UNARY_PRECEDENCE};
 use std::fmt;
 
-/// Tcl operator precedence, lowest first.
+/// How tightly a node binds as an operand, lowest first: `?:`, then one level above each
+/// operator's precedence in the language's table, then unary operators and atoms.
 const TERNARY: u8 = 0;
-const OR: u8 = 1;
-const AND: u8 = 2;
-const EQUALITY: u8 = 3;
-const RELATION: u8 = 4;
-const ADDITIVE: u8 = 5;
-const MULTIPLICATIVE: u8 = 6;
-const POWER: u8 = 7;
-const UNARY: u8 = 8;
-const ATOM: u8 = 9;
+const OR: u8 = level(BinaryOp::Or);
+const ADDITIVE: u8 = level(BinaryOp::Add);
+const MULTIPLICATIVE: u8 = level(BinaryOp::Mul);
+const POWER: u8 = level(BinaryOp::Pow);
+const UNARY: u8 = UNARY_PRECEDENCE + 1;
+const ATOM: u8 = UNARY + 1;
+
+/// The binding of a node made by `op`.
+const fn level(op: BinaryOp) -> u8 {
+    op.precedence() + 1
+}
 
 /// An expression ready to format; see [`Pool::display`] and [`Pool::display_with`].
 pub struct Shown<'a, F> {
@@ -112,16 +117,15 @@ where
                     f.write_str(")")
                 }
                 // Right-associative; the base parenthesized unless atomic, for readability.
-                Notation::Infix(symbol) if op == Binary::Pow => {
+                Notation::Infix(tcl) if tcl.is_right_associative() => {
                     self.write(f, a, ATOM)?;
-                    f.write_str(symbol)?;
-                    self.write(f, b, POWER)
+                    f.write_str(tcl.symbol())?;
+                    self.write(f, b, level(tcl))
                 }
-                Notation::Infix(symbol) => {
-                    let precedence = binary_precedence(op);
-                    self.write(f, a, precedence)?;
-                    write!(f, " {symbol} ")?;
-                    self.write(f, b, precedence + 1)
+                Notation::Infix(tcl) => {
+                    self.write(f, a, level(tcl))?;
+                    write!(f, " {} ", tcl.symbol())?;
+                    self.write(f, b, level(tcl) + 1)
                 }
             },
             Term::Select(c, a, b) => {
@@ -236,36 +240,25 @@ where
                 [(_, e)] if *e > 1 => POWER,
                 _ => MULTIPLICATIVE,
             },
-            Term::Binary(op, _, _) => binary_precedence(op),
+            Term::Binary(op, _, _) => match op.notation() {
+                Notation::Infix(tcl) => level(tcl),
+                Notation::Function(_) => ATOM,
+            },
             Term::Select(..) => TERNARY,
         }
     }
 }
 
-fn binary_precedence(op: Binary) -> u8 {
-    match op {
-        Binary::Pow => POWER,
-        Binary::Lt | Binary::Le => RELATION,
-        Binary::Eq | Binary::Ne => EQUALITY,
-        Binary::And => AND,
-        Binary::Or => OR,
-        Binary::Atan2 | Binary::Hypot | Binary::Fmod | Binary::Min | Binary::Max => ATOM,
-    }
-}
-
-/// A number as Tcl reads it back: shortest round-trip digits, exponent form for very large or
-/// small magnitudes, `Inf` and `NaN` by name.
+/// A constant as Tcl reads it back to the same value: integral values below 1e16 as
+/// integers (`4*$x`), the others as the language prints doubles ([`format_double`]).
 fn write_number(f: &mut fmt::Formatter<'_>, v: f64) -> fmt::Result {
-    if v.is_nan() {
-        f.write_str("NaN")
-    } else if v.is_infinite() {
-        f.write_str(if v > 0.0 { "Inf" } else { "-Inf" })
-    } else if v == 0.0 {
-        f.write_str(if v.is_sign_negative() { "-0.0" } else { "0" })
-    } else if v.abs() >= 1e16 || v.abs() < 1e-5 {
-        write!(f, "{v:e}")
-    } else {
+    let negative_zero = v == 0.0 && v.is_sign_negative();
+    if v.fract() == 0.0 && v.abs() < 1e16 && !negative_zero {
         write!(f, "{v}")
+    } else {
+        let mut text = String::new();
+        format_double(v, &mut text);
+        f.write_str(&text)
     }
 }
 
@@ -320,7 +313,7 @@ mod tests {
                 (atan2, "atan2($s0, $s1)"),
                 (int, "int($s1)"),
                 (and, "$s2 && $s0 < $s1"),
-                (big, "1e20"),
+                (big, "1e+20"),
                 (tiny, "-1.5e-7"),
                 (inf, "-Inf"),
                 (nan, "NaN"),

@@ -1,21 +1,24 @@
 //! Turning a parsed Tcl `expr` into a symbolic expression.
 //!
 //! The meaning follows Tcl 8.6 where it can be known before simulation: a subexpression made
-//! only of integer literals is evaluated with Tcl's integer rules (`7/2` is 3, `-7%2` is 1,
-//! `2**-1` is 0, integer division by zero is an error), `&&`, `||` and `?:` with a constant
+//! only of integer literals is evaluated with the interpreter's integer rules
+//! (`lang::number::int_arith`: `7/2` is 3, `-7%2` is 1, `2**-1` is 0, integer division by zero
+//! and results beyond 64 bits are errors), `&&`, `||` and `?:` with a constant
 //! condition evaluate only the branch Tcl would, and `int()`/`round()` of a constant give an
 //! integer. Everything else is real arithmetic on `f64`, where Tcl's domain errors (such as
 //! `sqrt(-1)`) become NaN because values are only known during simulation. Boolean words
-//! (`true`, `off`, …) are 1 and 0 everywhere. Operands (`$t`, `[b1 x]`, …) are turned into
-//! nodes by the caller's resolver, except literal text that reads as a number.
+//! (`true`, `off`, …) are 1 and 0 everywhere. Numbers and boolean words are read by
+//! `lang::number`, as the interpreter reads them. Operands (`$t`, `[b1 x]`, …) are turned
+//! into nodes by the caller's resolver, except literal text that reads as a number.
 
 use super::error::Error;
-use super::number::{parse_boolean, parse_number, Number};
 use super::ops::Unary;
 use super::pool::{Node, Pool};
-use crate::lang::ast::{BinaryOp, Expr, ExprKind, Part, UnaryOp};
+use crate::lang::ast::{literal_parts, BinaryOp, Expr, ExprKind, Part, UnaryOp};
+use crate::lang::number::{
+    self, int_arith, parse_boolean, read_number, ArithError, NotANumber, Number,
+};
 use crate::lang::span::Span;
-use std::borrow::Cow;
 
 /// Converts `expr` into a node of `pool`. `resolve` is called for every operand that is not a
 /// literal number, with the operand's parts and span; it returns the node standing for it (a
@@ -26,7 +29,14 @@ where
 {
     let mut converter = Converter { pool, resolve };
     let value = converter.value(expr)?;
-    Ok(converter.node(value))
+    let node = converter.node(value);
+    // A NaN literal standing alone is Tcl's domain error, as the interpreter reports it
+    // (inside a larger expression it stays NaN, as domain errors do here).
+    let literal = matches!(expr.kind, ExprKind::Number(_) | ExprKind::Operand(_));
+    if literal && converter.pool.as_constant(node).is_some_and(f64::is_nan) {
+        return Err(Error::new(number::DOMAIN_ERROR, expr.span));
+    }
+    Ok(node)
 }
 
 /// A converted subexpression: an exact Tcl integer while only integer literals are involved,
@@ -52,18 +62,25 @@ where
                 .literal(text)
                 .ok_or_else(|| Error::new(format!("`{text}` is not a number"), expr.span)),
             ExprKind::Operand(parts) => {
-                if let Some(value) = literal_text(parts).and_then(|t| self.literal(t.trim())) {
-                    return Ok(value);
+                if let Some(text) = literal_parts(parts) {
+                    if let Some(value) = self.literal(&text) {
+                        return Ok(value);
+                    }
+                    if read_number(&text) == Err(NotANumber::TooLarge) {
+                        return Err(Error::new(number::TOO_LARGE, expr.span));
+                    }
                 }
                 let node = (self.resolve)(self.pool, parts, expr.span)?;
                 Ok(Value::Node(node))
             }
             ExprKind::Unary(op, operand) => {
                 if *op == UnaryOp::BitNot {
-                    return Err(unsupported("bitwise operator `~`", expr.span));
+                    let what = format!("bitwise operator `{}`", UnaryOp::BitNot.symbol());
+                    return Err(unsupported(&what, expr.span));
                 }
                 let value = self.value(operand)?;
-                Ok(self.unary(*op, value))
+                self.unary(*op, value)
+                    .map_err(|e| Error::new(e.to_string(), expr.span))
             }
             ExprKind::Binary(op, left, right) => self.binary(*op, left, right, expr.span),
             ExprKind::Ternary(condition, then, otherwise) => {
@@ -95,10 +112,12 @@ where
         }
     }
 
+    /// A number or boolean word as the interpreter reads it (`lang::number`); `None` for
+    /// other text.
     fn literal(&mut self, text: &str) -> Option<Value> {
-        match parse_number(text) {
+        match number::parse_number(text) {
             Some(Number::Int(i)) => Some(Value::Int(i)),
-            Some(Number::Real(v)) => Some(Value::Node(self.pool.constant(v))),
+            Some(Number::Float(v)) => Some(Value::Node(self.pool.constant(v))),
             None => parse_boolean(text).map(|b| Value::Int(i64::from(b))),
         }
     }
@@ -111,18 +130,18 @@ where
         }
     }
 
-    fn unary(&mut self, op: UnaryOp, value: Value) -> Value {
-        match (op, value) {
+    /// A unary operator; negating the most negative integer overflows, as in the interpreter.
+    fn unary(&mut self, op: UnaryOp, value: Value) -> Result<Value, ArithError> {
+        Ok(match (op, value) {
             (UnaryOp::Plus, v) => v,
-            (UnaryOp::Neg, Value::Int(i)) => match i.checked_neg() {
-                Some(n) => Value::Int(n),
-                None => Value::Node(self.pool.constant(-(i as f64))),
-            },
+            (UnaryOp::Neg, Value::Int(i)) => {
+                Value::Int(i.checked_neg().ok_or(ArithError::Overflow)?)
+            }
             (UnaryOp::Neg, Value::Node(n)) => Value::Node(self.pool.neg(n)),
             (UnaryOp::Not, Value::Int(i)) => Value::Int(i64::from(i == 0)),
             (UnaryOp::Not, Value::Node(n)) => Value::Node(self.pool.not(n)),
             (UnaryOp::BitNot, v) => v, // rejected before the operand is converted
-        }
+        })
     }
 
     fn binary(
@@ -167,68 +186,26 @@ where
         }))
     }
 
-    /// Tcl's integer arithmetic; results beyond 64 bits become reals.
+    /// Tcl's integer arithmetic ([`number::int_arith`]), and comparisons and logic on
+    /// integers; a result beyond 64 bits is an error, as in the interpreter.
     fn integer_binary(&mut self, op: BinaryOp, a: i64, b: i64, span: Span) -> Result<Value, Error> {
-        let real = |pool: &mut Pool, v: f64| Value::Node(pool.constant(v));
-        let (x, y) = (a as f64, b as f64);
-        Ok(match op {
-            BinaryOp::Add => a
-                .checked_add(b)
-                .map_or_else(|| real(self.pool, x + y), Value::Int),
-            BinaryOp::Sub => a
-                .checked_sub(b)
-                .map_or_else(|| real(self.pool, x - y), Value::Int),
-            BinaryOp::Mul => a
-                .checked_mul(b)
-                .map_or_else(|| real(self.pool, x * y), Value::Int),
-            BinaryOp::Div | BinaryOp::Mod if b == 0 => {
-                return Err(Error::new("divide by zero", span))
-            }
-            BinaryOp::Div => match a.checked_div(b) {
-                // Tcl rounds the quotient toward negative infinity.
-                Some(q) if a % b != 0 && (a < 0) != (b < 0) => Value::Int(q - 1),
-                Some(q) => Value::Int(q),
-                None => real(self.pool, -x),
-            },
-            BinaryOp::Mod => {
-                // The remainder takes the sign of the divisor.
-                let r = a.checked_rem(b).unwrap_or(0);
-                Value::Int(if r != 0 && (r < 0) != (b < 0) {
-                    r + b
-                } else {
-                    r
-                })
-            }
-            BinaryOp::Pow => {
-                if b < 0 {
-                    match a {
-                        0 => {
-                            return Err(Error::new(
-                                "exponentiation of zero by negative power",
-                                span,
-                            ))
-                        }
-                        1 => Value::Int(1),
-                        -1 => Value::Int(if b % 2 == 0 { 1 } else { -1 }),
-                        _ => Value::Int(0),
-                    }
-                } else {
-                    u32::try_from(b)
-                        .ok()
-                        .and_then(|e| a.checked_pow(e))
-                        .map_or_else(|| real(self.pool, x.powf(y)), Value::Int)
-                }
-            }
-            BinaryOp::Lt => Value::Int(i64::from(a < b)),
-            BinaryOp::Gt => Value::Int(i64::from(a > b)),
-            BinaryOp::Le => Value::Int(i64::from(a <= b)),
-            BinaryOp::Ge => Value::Int(i64::from(a >= b)),
-            BinaryOp::Eq => Value::Int(i64::from(a == b)),
-            BinaryOp::Ne => Value::Int(i64::from(a != b)),
-            BinaryOp::And => Value::Int(i64::from(a != 0 && b != 0)),
-            BinaryOp::Or => Value::Int(i64::from(a != 0 || b != 0)),
+        if let Some(result) = int_arith(op, a, b) {
+            return result
+                .map(Value::Int)
+                .map_err(|e| Error::new(e.to_string(), span));
+        }
+        let truth = match op {
+            BinaryOp::Lt => a < b,
+            BinaryOp::Gt => a > b,
+            BinaryOp::Le => a <= b,
+            BinaryOp::Ge => a >= b,
+            BinaryOp::Eq => a == b,
+            BinaryOp::Ne => a != b,
+            BinaryOp::And => a != 0 && b != 0,
+            BinaryOp::Or => a != 0 || b != 0,
             _ => return Err(rejection(op, span)),
-        })
+        };
+        Ok(Value::Int(i64::from(truth)))
     }
 
     fn call(&mut self, name: &str, args: &[Expr], span: Span) -> Result<Value, Error> {
@@ -259,7 +236,10 @@ where
             "abs" => {
                 let [a] = self.arguments(name, args, span)?;
                 Ok(match a {
-                    Value::Int(i) if i != i64::MIN => Value::Int(i.abs()),
+                    Value::Int(i) => Value::Int(
+                        i.checked_abs()
+                            .ok_or_else(|| Error::new(ArithError::Overflow.to_string(), span))?,
+                    ),
                     other => {
                         let n = self.node(other);
                         Value::Node(self.pool.abs(n))
@@ -385,42 +365,22 @@ where
     }
 }
 
-/// The text of an operand made only of literal text (a braced or quoted constant, possibly in
-/// pieces around backslash escapes).
-fn literal_text(parts: &[Part]) -> Option<Cow<'_, str>> {
-    match parts {
-        [Part::Text { text, .. }] => Some(Cow::Borrowed(text)),
-        _ => parts
-            .iter()
-            .map(|part| match part {
-                Part::Text { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Option<String>>()
-            .map(Cow::Owned),
-    }
-}
-
 /// The description of a Tcl operator that has no meaning on real-valued equations.
-fn unsupported_binary(op: BinaryOp) -> Option<&'static str> {
-    Some(match op {
-        BinaryOp::StrEq => "string comparison `eq`",
-        BinaryOp::StrNe => "string comparison `ne`",
-        BinaryOp::In => "list membership `in`",
-        BinaryOp::Ni => "list membership `ni`",
-        BinaryOp::BitAnd => "bitwise operator `&`",
-        BinaryOp::BitXor => "bitwise operator `^`",
-        BinaryOp::BitOr => "bitwise operator `|`",
-        BinaryOp::Shl => "shift operator `<<`",
-        BinaryOp::Shr => "shift operator `>>`",
+fn unsupported_binary(op: BinaryOp) -> Option<String> {
+    let kind = match op {
+        BinaryOp::StrEq | BinaryOp::StrNe => "string comparison",
+        BinaryOp::In | BinaryOp::Ni => "list membership",
+        BinaryOp::BitAnd | BinaryOp::BitXor | BinaryOp::BitOr => "bitwise operator",
+        BinaryOp::Shl | BinaryOp::Shr => "shift operator",
         _ => return None,
-    })
+    };
+    Some(format!("{kind} `{}`", op.symbol()))
 }
 
 /// The error for a binary operator without a meaning on real values.
 fn rejection(op: BinaryOp, span: Span) -> Error {
     match unsupported_binary(op) {
-        Some(what) => unsupported(what, span),
+        Some(what) => unsupported(&what, span),
         None => Error::new(
             "`%` is Tcl's integer remainder and needs integer operands; use fmod(a, b) for real values",
             span,
@@ -451,12 +411,12 @@ mod tests {
         match parts {
             [Part::Variable { name, .. }] if name == "t" => Ok(pool.symbol(T)),
             [Part::Command { script, .. }] => {
-                let words: Vec<String> = script.commands[0]
+                let words: Vec<_> = script.commands[0]
                     .words
                     .iter()
-                    .filter_map(|w| w.literal_text())
+                    .filter_map(|w| w.literal())
                     .collect();
-                match words.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                match words.iter().map(|w| w.as_ref()).collect::<Vec<_>>()[..] {
                     ["b1", "x"] => Ok(pool.symbol(X)),
                     ["b1", "y"] => Ok(pool.symbol(Y)),
                     ["b1", "mass"] => Ok(pool.constant(2.0)),
@@ -566,7 +526,6 @@ mod tests {
             ("floor(3)/2", 1.5),
             ("pow(2,3)/3", 8.0 / 3.0),
             ("bool(2.5) + !0.0 + !2", 2.0),
-            ("9223372036854775807 + 1", 9223372036854775808.0),
             ("true + 1", 2.0),
             ("1.0/0", f64::INFINITY),
             ("1 < 2", 1.0),
@@ -608,6 +567,10 @@ mod tests {
             "exponentiation of zero by negative power"
         );
         assert_eq!(error("isqrt(-4)").0, "square root of negative argument");
+        let overflow = "integer overflow: Asgard integers are 64-bit";
+        assert_eq!(error("$t + (9223372036854775807 + 1)").0, overflow);
+        assert_eq!(error("-(-9223372036854775807 - 1)").0, overflow);
+        assert_eq!(error("abs(-9223372036854775807 - 1)").0, overflow);
         assert_eq!(
             error("2 * sin($t, 1)"),
             (

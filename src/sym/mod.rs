@@ -117,7 +117,6 @@ mod eval;
 mod from_ast;
 mod hash;
 mod import;
-mod number;
 mod ops;
 mod pool;
 #[cfg(test)]

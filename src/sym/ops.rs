@@ -3,6 +3,8 @@
 //! These functions are the single definition of the numeric meaning of every node: constant
 //! folding, the DAG evaluator and the tape all call them, so the three agree bit for bit.
 
+use crate::lang::operator::BinaryOp;
+
 /// A function of one argument. Names follow Tcl's `expr` math functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Unary {
@@ -154,18 +156,18 @@ impl Binary {
     /// as `a < b`.
     pub fn notation(self) -> Notation {
         match self {
-            Binary::Pow => Notation::Infix("**"),
+            Binary::Pow => Notation::Infix(BinaryOp::Pow),
             Binary::Atan2 => Notation::Function("atan2"),
             Binary::Hypot => Notation::Function("hypot"),
             Binary::Fmod => Notation::Function("fmod"),
             Binary::Min => Notation::Function("min"),
             Binary::Max => Notation::Function("max"),
-            Binary::Lt => Notation::Infix("<"),
-            Binary::Le => Notation::Infix("<="),
-            Binary::Eq => Notation::Infix("=="),
-            Binary::Ne => Notation::Infix("!="),
-            Binary::And => Notation::Infix("&&"),
-            Binary::Or => Notation::Infix("||"),
+            Binary::Lt => Notation::Infix(BinaryOp::Lt),
+            Binary::Le => Notation::Infix(BinaryOp::Le),
+            Binary::Eq => Notation::Infix(BinaryOp::Eq),
+            Binary::Ne => Notation::Infix(BinaryOp::Ne),
+            Binary::And => Notation::Infix(BinaryOp::And),
+            Binary::Or => Notation::Infix(BinaryOp::Or),
         }
     }
 }
@@ -174,7 +176,8 @@ impl Binary {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Notation {
     Function(&'static str),
-    Infix(&'static str),
+    /// The language's operator (its spelling and precedence are in its table).
+    Infix(BinaryOp),
 }
 
 /// 1.0 for true, 0.0 for false.

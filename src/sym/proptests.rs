@@ -438,7 +438,12 @@ proptest! {
         let mut p = Pool::new();
         let node = t.build(&mut p);
         let d = p.diff(node, Symbol(1));
-        for n in [node, d] {
+        // A NaN alone is no expression for Tcl (a domain error), nor for the compiler.
+        let shown: Vec<Node> = [node, d]
+            .into_iter()
+            .filter(|&n| !p.as_constant(n).is_some_and(f64::is_nan))
+            .collect();
+        for n in shown {
             let text = p.display(n).to_string();
             let back = from_ast(&mut p, &parse(&text), resolve_display_names)
                 .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;

@@ -177,7 +177,7 @@ pub fn ticks(a: f64, b: f64, count: usize) -> Vec<f64> {
 
 /// A tick value written briefly: no trailing zeros, `0` for values within rounding of zero.
 fn tick_label(v: f64) -> String {
-    crate::scene::format_number(if v.abs() < 1e-12 { 0.0 } else { v }, 4)
+    crate::lang::number::format_significant(if v.abs() < 1e-12 { 0.0 } else { v }, 4)
 }
 
 #[cfg(test)]

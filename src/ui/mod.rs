@@ -31,7 +31,6 @@ pub mod plot;
 pub mod scene_text;
 pub mod shape_editor;
 mod trajectory_editor;
-mod view_mouse;
 pub mod waker;
 
 use crate::session::Session;

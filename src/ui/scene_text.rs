@@ -12,14 +12,15 @@
 //! command follows the whole top-level command that contains them.
 
 use crate::geom::ConvexHull;
+use crate::lang::number::format_significant;
 use crate::lang::parse::parse_script;
 use crate::lang::span::Span;
 use crate::scene::model::{Color, Geometry, Scene, ShapePart, Vec3};
-use crate::scene::{format_number, ElementKind, ElementRef, PatchError, DRAG_DIGITS};
+use crate::scene::{ElementKind, ElementRef, PatchError, DRAG_DIGITS};
 
 /// A number as graphical editing writes it.
 pub fn number(value: f64) -> String {
-    format_number(value, DRAG_DIGITS)
+    format_significant(value, DRAG_DIGITS)
 }
 
 /// A vector as graphical editing writes it: `{x y z}`.
@@ -331,7 +332,7 @@ pub fn shape_command(name: &str, parts: &[ShapePart]) -> Result<String, PatchErr
 }
 
 fn colour_literal(c: Color) -> String {
-    let component = |x: f32| format_number(f64::from(x), 3);
+    let component = |x: f32| format_significant(f64::from(x), 3);
     format!(
         "{{{} {} {}}}",
         component(c.r),

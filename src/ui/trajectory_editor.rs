@@ -5,10 +5,10 @@
 
 use super::chart::Chart;
 use super::editor::Editor;
-use super::view_mouse::PICK_RADIUS;
 use crate::scene::model::{Trajectory, Vec3};
 use crate::scene::{EditValue, Target};
 use crate::session::Event;
+use crate::view::camera::PICK_RADIUS;
 use gtk::prelude::*;
 use gtk4 as gtk;
 use std::cell::{Cell, RefCell};

@@ -21,57 +21,64 @@ use super::value::Value;
 
 type Builtin = fn(&mut Interp, &[Arg]) -> Result<Value, Exception>;
 
+/// Every built-in command, by name.
+const BUILTINS: &[(&str, Builtin)] = &[
+    // control
+    ("if", control::if_cmd),
+    ("for", control::for_cmd),
+    ("foreach", control::foreach_cmd),
+    ("while", control::while_cmd),
+    ("break", control::break_cmd),
+    ("continue", control::continue_cmd),
+    ("proc", control::proc_cmd),
+    ("return", control::return_cmd),
+    ("eval", control::eval_cmd),
+    ("uplevel", control::uplevel_cmd),
+    ("catch", control::catch_cmd),
+    ("error", control::error_cmd),
+    ("expr", control::expr_cmd),
+    // variables
+    ("set", variables::set_cmd),
+    ("unset", variables::unset_cmd),
+    ("incr", variables::incr_cmd),
+    ("append", variables::append_cmd),
+    ("global", variables::global_cmd),
+    ("upvar", variables::upvar_cmd),
+    ("array", variables::array_cmd),
+    ("subst", variables::subst_cmd),
+    ("puts", variables::puts_cmd),
+    ("info", info::info_cmd),
+    // lists
+    ("list", lists::list_cmd),
+    ("lindex", lists::lindex_cmd),
+    ("llength", lists::llength_cmd),
+    ("lappend", lists::lappend_cmd),
+    ("lrange", lists::lrange_cmd),
+    ("lsearch", lists::lsearch_cmd),
+    ("lsort", sort::lsort_cmd),
+    ("lreverse", lists::lreverse_cmd),
+    ("linsert", lists::linsert_cmd),
+    ("lreplace", lists::lreplace_cmd),
+    ("lset", lists::lset_cmd),
+    ("lassign", lists::lassign_cmd),
+    ("lrepeat", lists::lrepeat_cmd),
+    ("concat", lists::concat_cmd),
+    ("join", lists::join_cmd),
+    ("split", lists::split_cmd),
+    // strings
+    ("string", strings::string_cmd),
+    ("format", format::format_cmd),
+];
+
 pub(super) fn register_builtins(interp: &mut Interp) {
-    let all: &[(&str, Builtin)] = &[
-        // control
-        ("if", control::if_cmd),
-        ("for", control::for_cmd),
-        ("foreach", control::foreach_cmd),
-        ("while", control::while_cmd),
-        ("break", control::break_cmd),
-        ("continue", control::continue_cmd),
-        ("proc", control::proc_cmd),
-        ("return", control::return_cmd),
-        ("eval", control::eval_cmd),
-        ("uplevel", control::uplevel_cmd),
-        ("catch", control::catch_cmd),
-        ("error", control::error_cmd),
-        ("expr", control::expr_cmd),
-        // variables
-        ("set", variables::set_cmd),
-        ("unset", variables::unset_cmd),
-        ("incr", variables::incr_cmd),
-        ("append", variables::append_cmd),
-        ("global", variables::global_cmd),
-        ("upvar", variables::upvar_cmd),
-        ("array", variables::array_cmd),
-        ("subst", variables::subst_cmd),
-        ("puts", variables::puts_cmd),
-        ("info", info::info_cmd),
-        // lists
-        ("list", lists::list_cmd),
-        ("lindex", lists::lindex_cmd),
-        ("llength", lists::llength_cmd),
-        ("lappend", lists::lappend_cmd),
-        ("lrange", lists::lrange_cmd),
-        ("lsearch", lists::lsearch_cmd),
-        ("lsort", sort::lsort_cmd),
-        ("lreverse", lists::lreverse_cmd),
-        ("linsert", lists::linsert_cmd),
-        ("lreplace", lists::lreplace_cmd),
-        ("lset", lists::lset_cmd),
-        ("lassign", lists::lassign_cmd),
-        ("lrepeat", lists::lrepeat_cmd),
-        ("concat", lists::concat_cmd),
-        ("join", lists::join_cmd),
-        ("split", lists::split_cmd),
-        // strings
-        ("string", strings::string_cmd),
-        ("format", format::format_cmd),
-    ];
-    for (name, f) in all {
+    for (name, f) in BUILTINS {
         interp.register(name, *f);
     }
+}
+
+/// The names of the built-in commands (the syntax colouring is checked against them).
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|(name, _)| *name)
 }
 
 /// Checks the argument count (`min..=max` words after the command name) against a usage line

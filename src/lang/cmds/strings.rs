@@ -3,8 +3,9 @@
 use super::{glob_match, index_of, int_of, list_of, sub_arity, MATCH_COST};
 use crate::lang::budget::{Exhausted, Ticker};
 use crate::lang::interp::{Arg, Exception, Interp};
+use crate::lang::number::parse_boolean;
 use crate::lang::number::Number;
-use crate::lang::value::{parse_boolean_word, Value};
+use crate::lang::value::Value;
 use std::cmp::Ordering;
 
 const SUBCOMMANDS: &str = "cat, compare, equal, first, index, is, last, length, map, match, \
@@ -325,7 +326,7 @@ fn string_is(args: &[Arg]) -> Result<Value, Exception> {
         "boolean" => {
             v.as_number()
                 .is_some_and(|n| matches!(n, Number::Int(0 | 1)))
-                || parse_boolean_word(s).is_some()
+                || parse_boolean(s).is_some()
         }
         "true" => v.as_bool() == Some(true),
         "false" => v.as_bool() == Some(false),

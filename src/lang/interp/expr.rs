@@ -6,8 +6,8 @@
 use super::{Exception, Interp};
 use crate::lang::ast::{BinaryOp, UnaryOp};
 use crate::lang::code::{CExpr, CExprKind, Code, ExprCode};
-use crate::lang::number::Number;
-use crate::lang::value::{parse_boolean_word, Value};
+use crate::lang::number::{self, int_arith, parse_boolean, read_number, NotANumber, Number};
+use crate::lang::value::Value;
 use std::cmp::Ordering;
 
 /// An operand as an operator sees it.
@@ -52,15 +52,20 @@ impl Operand {
 }
 
 fn domain_error() -> Exception {
-    Exception::error("domain error: argument not in valid range")
+    Exception::error(number::DOMAIN_ERROR)
 }
 
 fn overflow() -> Exception {
-    Exception::error("integer overflow: Asgard integers are 64-bit")
+    Exception::error(number::ArithError::Overflow.to_string())
 }
 
 /// The message for an operand of the wrong kind for `op`.
 fn bad_operand(x: &Operand, op: &str) -> Exception {
+    if let Operand::Str(v) = x {
+        if read_number(v.as_str()) == Err(NotANumber::TooLarge) {
+            return Exception::error(number::TOO_LARGE);
+        }
+    }
     let what = match x {
         Operand::Str(v) if v.as_str().is_empty() => "empty string",
         Operand::Str(_) => "non-numeric string",
@@ -90,7 +95,7 @@ fn boolean(x: &Operand) -> Result<bool, Exception> {
     match x {
         Operand::Int(i) => Ok(*i != 0),
         Operand::Float(f) => Ok(*f != 0.0),
-        Operand::Str(v) => parse_boolean_word(v.as_str()).ok_or_else(|| {
+        Operand::Str(v) => parse_boolean(v.as_str()).ok_or_else(|| {
             Exception::error(format!("expected boolean value but got \"{}\"", v.as_str()))
         }),
     }
@@ -104,39 +109,15 @@ fn float_result(f: f64) -> Result<Operand, Exception> {
     }
 }
 
-fn op_symbol(op: BinaryOp) -> &'static str {
-    use BinaryOp::*;
-    match op {
-        Pow => "**",
-        Mul => "*",
-        Div => "/",
-        Mod => "%",
-        Add => "+",
-        Sub => "-",
-        Shl => "<<",
-        Shr => ">>",
-        Lt => "<",
-        Gt => ">",
-        Le => "<=",
-        Ge => ">=",
-        Eq => "==",
-        Ne => "!=",
-        StrEq => "eq",
-        StrNe => "ne",
-        In => "in",
-        Ni => "ni",
-        BitAnd => "&",
-        BitXor => "^",
-        BitOr => "|",
-        And => "&&",
-        Or => "||",
-    }
-}
-
 impl Interp {
     /// Evaluates a compiled expression in the current frame.
+    /// Evaluates a compiled expression in the current frame; a NaN result is a domain error,
+    /// as in Tcl.
     pub(super) fn eval_cexpr(&mut self, e: &ExprCode) -> Result<Value, Exception> {
-        self.operand(&e.root, &e.context).map(Operand::into_value)
+        match self.operand(&e.root, &e.context)? {
+            Operand::Float(f) if f.is_nan() => Err(domain_error()),
+            result => Ok(result.into_value()),
+        }
     }
 
     fn operand(&mut self, e: &CExpr, code: &Code) -> Result<Operand, Exception> {
@@ -199,7 +180,7 @@ fn unary(op: UnaryOp, x: Operand) -> Result<Operand, Exception> {
         },
         UnaryOp::Plus => numeric(&x, "+").map(|_| x),
         UnaryOp::Not => match &x {
-            Operand::Str(v) => match parse_boolean_word(v.as_str()) {
+            Operand::Str(v) => match parse_boolean(v.as_str()) {
                 Some(b) => Ok(Operand::Int(i64::from(!b))),
                 None => Err(bad_operand(&x, "!")),
             },
@@ -211,59 +192,18 @@ fn unary(op: UnaryOp, x: Operand) -> Result<Operand, Exception> {
 
 fn binary(op: BinaryOp, a: Operand, b: Operand) -> Result<Operand, Exception> {
     use BinaryOp::*;
-    let sym = op_symbol(op);
+    let sym = op.symbol();
     match op {
         Add | Sub | Mul | Div | Pow => {
             let x = numeric(&a, sym)?;
             let y = numeric(&b, sym)?;
             match (x, y) {
-                (Number::Int(x), Number::Int(y)) => int_arith(op, x, y).map(Operand::Int),
+                (Number::Int(x), Number::Int(y)) => integer_arith(op, x, y),
                 _ => float_result(float_arith(op, x.as_f64(), y.as_f64())),
             }
         }
-        Mod => {
-            let x = integer_for_mod(&a)?;
-            let y = integer_for_mod(&b)?;
-            if y == 0 {
-                return Err(Exception::error("divide by zero"));
-            }
-            let r = x.wrapping_rem(y);
-            Ok(Operand::Int(if r != 0 && (r < 0) != (y < 0) {
-                r + y
-            } else {
-                r
-            }))
-        }
-        Shl | Shr => {
-            let x = integer(&a, sym)?;
-            let y = integer(&b, sym)?;
-            if y < 0 {
-                return Err(Exception::error("negative shift argument"));
-            }
-            Ok(Operand::Int(if op == Shr {
-                x >> y.min(63)
-            } else if x == 0 {
-                0
-            } else {
-                let shifted = x
-                    .checked_shl(y as u32)
-                    .filter(|_| y < 64)
-                    .ok_or_else(overflow)?;
-                if shifted >> y != x {
-                    return Err(overflow());
-                }
-                shifted
-            }))
-        }
-        BitAnd | BitOr | BitXor => {
-            let x = integer(&a, sym)?;
-            let y = integer(&b, sym)?;
-            Ok(Operand::Int(match op {
-                BitAnd => x & y,
-                BitOr => x | y,
-                _ => x ^ y,
-            }))
-        }
+        Mod | Shl | Shr => integer_arith(op, integer(&a, sym)?, integer(&b, sym)?),
+        BitAnd | BitOr | BitXor => integer_arith(op, integer(&a, sym)?, integer(&b, sym)?),
         Lt | Gt | Le | Ge | Eq | Ne => {
             let ord = compare(&a, &b);
             let truth = match op {
@@ -293,13 +233,6 @@ fn binary(op: BinaryOp, a: Operand, b: Operand) -> Result<Operand, Exception> {
     }
 }
 
-fn integer_for_mod(x: &Operand) -> Result<i64, Exception> {
-    match x {
-        Operand::Int(i) => Ok(*i),
-        _ => Err(bad_operand(x, "%")),
-    }
-}
-
 /// Numeric comparison when both are numbers, else string comparison. `None` for NaN.
 fn compare(a: &Operand, b: &Operand) -> Option<Ordering> {
     match (a.number(), b.number()) {
@@ -309,39 +242,14 @@ fn compare(a: &Operand, b: &Operand) -> Option<Ordering> {
     }
 }
 
-fn int_arith(op: BinaryOp, x: i64, y: i64) -> Result<i64, Exception> {
-    use BinaryOp::*;
-    match op {
-        Add => x.checked_add(y).ok_or_else(overflow),
-        Sub => x.checked_sub(y).ok_or_else(overflow),
-        Mul => x.checked_mul(y).ok_or_else(overflow),
-        Div => {
-            if y == 0 {
-                return Err(Exception::error("divide by zero"));
-            }
-            let q = x.checked_div(y).ok_or_else(overflow)?;
-            Ok(if x % y != 0 && ((x < 0) != (y < 0)) {
-                q - 1
-            } else {
-                q
-            })
-        }
-        Pow => int_pow(x, y),
-        _ => unreachable!("not an arithmetic operator"),
+/// `x op y` with Tcl's integer rules ([`number::int_arith`]).
+fn integer_arith(op: BinaryOp, x: i64, y: i64) -> Result<Operand, Exception> {
+    match int_arith(op, x, y) {
+        Some(result) => result
+            .map(Operand::Int)
+            .map_err(|e| Exception::error(e.to_string())),
+        None => unreachable!("{} is not integer arithmetic", op.symbol()),
     }
-}
-
-fn int_pow(base: i64, exp: i64) -> Result<i64, Exception> {
-    if exp < 0 {
-        return match base {
-            0 => Err(Exception::error("exponentiation of zero by negative power")),
-            1 => Ok(1),
-            -1 => Ok(if exp % 2 == 0 { 1 } else { -1 }),
-            _ => Ok(0),
-        };
-    }
-    let exp = u32::try_from(exp).map_err(|_| overflow())?;
-    base.checked_pow(exp).ok_or_else(overflow)
 }
 
 fn float_arith(op: BinaryOp, x: f64, y: f64) -> f64 {

@@ -22,8 +22,8 @@
 //! scene text and whether the word was a literal. It may call back into the interpreter:
 //! - [`Interp::get_var`] / [`Interp::set_var`]: variables of the frame the command runs in;
 //! - [`Interp::substitute_parts`]: substitute parsed word parts in that frame;
-//! - [`Interp::eval_value`], [`Interp::eval_expr`], [`Interp::invoke`],
-//!   [`Interp::eval_words`]: run a script, an expression, or one command given as words;
+//! - [`Interp::eval_value`], [`Interp::eval_expr`], [`Interp::invoke`]: run a script, an
+//!   expression, or one command given as words;
 //! - [`Interp::parse_expr_arg`]: an argument as an `expr` tree located in the scene text
 //!   (for symbolic force expressions);
 //! - [`Interp::register`]: define more commands, even while running (a body becomes a
@@ -185,10 +185,6 @@ impl Interp {
         &self.limits
     }
 
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-    }
-
     /// Evaluates a whole scene text; every span in errors and arguments refers to `text`.
     /// Commands are parsed and run one at a time, as tclsh runs a file, so a syntax error
     /// stops the evaluation where it is. Starts a fresh budget of limits unless called from
@@ -259,18 +255,8 @@ impl Interp {
             .insert(Rc::from(name), Command::Native(Rc::new(f)));
     }
 
-    /// Binds `name` to an already shared native command.
-    pub fn register_native(&mut self, name: &str, f: NativeFn) {
-        self.commands.insert(Rc::from(name), Command::Native(f));
-    }
-
     pub fn has_command(&self, name: &str) -> bool {
         self.commands.contains_key(name)
-    }
-
-    /// Removes a command; true if it existed.
-    pub fn remove_command(&mut self, name: &str) -> bool {
-        self.commands.remove(name).is_some()
     }
 
     pub(super) fn command(&self, name: &str) -> Option<&Command> {
@@ -433,15 +419,6 @@ impl Interp {
             Some(limit) => Err(limit),
             None => result,
         }
-    }
-
-    /// Runs a command given as plain values; the arguments are located at the running command.
-    pub fn eval_words(&mut self, words: &[Value]) -> Result<Value, Exception> {
-        let args: Vec<Arg> = words
-            .iter()
-            .map(|w| Arg::new(w.clone(), self.anchor, false))
-            .collect();
-        self.invoke(&args)
     }
 }
 

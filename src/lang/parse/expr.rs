@@ -1,13 +1,14 @@
 //! The `expr` parser: Tcl 8.6 expression grammar to [`ast::Expr`].
 //!
-//! Precedence, tightest first: unary `- + ~ !`; `**` (right-associative); `* / %`; `+ -`;
-//! `<< >>`; `< > <= >=`; `== !=`; `eq ne`; `in ni`; `&`; `^`; `|`; `&&`; `||`; `?:`
-//! (right-associative). Operands are numbers, boolean words, `$var`, `[script]`, `"quoted"`,
-//! `{braced}`, `name(args)` math-function calls and parenthesised expressions.
+//! The operators and their precedence are [`crate::lang::operator`]'s table, numbers and
+//! boolean words are read by [`crate::lang::number`]. Operands are numbers, boolean words,
+//! `$var`, `[script]`, `"quoted"`, `{braced}`, `name(args)` math-function calls and
+//! parenthesised expressions.
 
 use super::{is_space, Parser, Until, RED_ZONE, STACK_SEGMENT};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, Part, UnaryOp};
 use crate::lang::error::Error;
+use crate::lang::number::{self, NotANumber};
 
 /// Parses the expression `text`, which sits at byte `base` of the scene text.
 pub fn parse_expr(text: &str, base: usize) -> Result<Expr, Error> {
@@ -31,28 +32,6 @@ pub fn parse_expr_with_depth(text: &str, base: usize, max_depth: usize) -> Resul
     }
     Ok(expr)
 }
-
-/// A binary operator's precedence level (higher binds tighter).
-fn precedence(op: BinaryOp) -> u8 {
-    use BinaryOp::*;
-    match op {
-        Pow => 12,
-        Mul | Div | Mod => 11,
-        Add | Sub => 10,
-        Shl | Shr => 9,
-        Lt | Gt | Le | Ge => 8,
-        Eq | Ne => 7,
-        StrEq | StrNe => 6,
-        In | Ni => 5,
-        BitAnd => 4,
-        BitXor => 3,
-        BitOr => 2,
-        And => 1,
-        Or => 0,
-    }
-}
-
-const BOOLEAN_WORDS: [&str; 6] = ["true", "false", "yes", "no", "on", "off"];
 
 struct ExprParser<'a> {
     p: Parser<'a>,
@@ -134,17 +113,19 @@ impl ExprParser<'_> {
             // A node's span ends at its last operand, not at the spaces after it.
             let end = self.p.pos;
             self.skip_space();
-            let operator = self
-                .binary_operator()
-                .filter(|&(op, _)| precedence(op) >= min);
-            let Some((op, len)) = operator else {
+            let operator = self.binary_operator().filter(|op| op.precedence() >= min);
+            let Some(op) = operator else {
                 self.p.pos = end;
                 break;
             };
-            let prec = precedence(op);
-            self.p.pos += len;
-            // `**` is right-associative: its right side may contain another `**`.
-            let next_min = if op == BinaryOp::Pow { prec } else { prec + 1 };
+            let prec = op.precedence();
+            self.p.pos += op.symbol().len();
+            // A right-associative operator's right side may contain the same operator.
+            let next_min = if op.is_right_associative() {
+                prec
+            } else {
+                prec + 1
+            };
             self.p.descend(start)?;
             chain += 1;
             let right = self.binary(next_min)?;
@@ -154,43 +135,9 @@ impl ExprParser<'_> {
         Ok(left)
     }
 
-    /// The binary operator at the cursor and its length in bytes.
-    fn binary_operator(&self) -> Option<(BinaryOp, usize)> {
-        use BinaryOp::*;
-        let rest = &self.p.src[self.p.pos..];
-        let two = rest.get(..2).unwrap_or(rest);
-        let word_op = |op| {
-            let after = rest.get(2).copied();
-            (!after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')).then_some((op, 2))
-        };
-        match two {
-            b"**" => Some((Pow, 2)),
-            b"<<" => Some((Shl, 2)),
-            b">>" => Some((Shr, 2)),
-            b"<=" => Some((Le, 2)),
-            b">=" => Some((Ge, 2)),
-            b"==" => Some((Eq, 2)),
-            b"!=" => Some((Ne, 2)),
-            b"&&" => Some((And, 2)),
-            b"||" => Some((Or, 2)),
-            b"eq" => word_op(StrEq),
-            b"ne" => word_op(StrNe),
-            b"in" => word_op(In),
-            b"ni" => word_op(Ni),
-            _ => match rest.first()? {
-                b'*' => Some((Mul, 1)),
-                b'/' => Some((Div, 1)),
-                b'%' => Some((Mod, 1)),
-                b'+' => Some((Add, 1)),
-                b'-' => Some((Sub, 1)),
-                b'<' => Some((Lt, 1)),
-                b'>' => Some((Gt, 1)),
-                b'&' => Some((BitAnd, 1)),
-                b'^' => Some((BitXor, 1)),
-                b'|' => Some((BitOr, 1)),
-                _ => None,
-            },
-        }
+    /// The binary operator at the cursor.
+    fn binary_operator(&self) -> Option<BinaryOp> {
+        BinaryOp::at_start_of(&self.p.src[self.p.pos..])
     }
 
     fn unary(&mut self) -> Result<Expr, Error> {
@@ -200,12 +147,8 @@ impl ExprParser<'_> {
     fn unary_inner(&mut self) -> Result<Expr, Error> {
         self.skip_space();
         let start = self.p.pos;
-        let op = match self.p.peek() {
-            Some(b'-') => UnaryOp::Neg,
-            Some(b'+') => UnaryOp::Plus,
-            Some(b'!') => UnaryOp::Not,
-            Some(b'~') => UnaryOp::BitNot,
-            _ => return self.primary(),
+        let Some(op) = self.p.peek().and_then(UnaryOp::of_byte) else {
+            return self.primary();
         };
         self.p.pos += 1;
         self.p.descend(start)?;
@@ -305,7 +248,11 @@ impl ExprParser<'_> {
         let followed_by_word = src
             .get(i)
             .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-        if followed_by_word || crate::lang::number::parse_number(text).is_none() {
+        let read = number::read_number(text);
+        if !followed_by_word && read == Err(NotANumber::TooLarge) {
+            return Err(self.p.error(number::TOO_LARGE, start, i));
+        }
+        if followed_by_word || read.is_err() {
             let mut end = i;
             while src
                 .get(end)
@@ -360,10 +307,7 @@ impl ExprParser<'_> {
             let args = self.call_arguments(after)?;
             return Ok(self.node(start, ExprKind::Call(name.to_string(), args)));
         }
-        let lower = name.to_ascii_lowercase();
-        if BOOLEAN_WORDS.contains(&lower.as_str())
-            || crate::lang::number::parse_number(name).is_some()
-        {
+        if number::parse_boolean(name).is_some() || number::parse_number(name).is_some() {
             self.p.pos = end;
             return Ok(self.node(start, ExprKind::Number(name.to_string())));
         }

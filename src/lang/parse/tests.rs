@@ -9,7 +9,10 @@ fn words(text: &str) -> Vec<Vec<String>> {
         .map(|c| {
             c.words
                 .iter()
-                .map(|w| w.literal_text().unwrap_or_else(|| "<subst>".into()))
+                .map(|w| {
+                    w.literal()
+                        .map_or_else(|| "<subst>".into(), |t| t.into_owned())
+                })
                 .collect()
         })
         .collect()
@@ -124,7 +127,7 @@ fn expansion_prefix() {
     let w = &script.commands[0].words;
     assert!(w[1].expand);
     assert!(!w[2].expand);
-    assert_eq!(w[2].literal_text().unwrap(), "*");
+    assert_eq!(w[2].literal().unwrap(), "*");
     assert!(w[3].expand);
     assert_eq!(w[3].span, Span::new(12, 20));
 }

@@ -292,11 +292,6 @@ impl Renderer {
         Ok(())
     }
 
-    /// Whether a mesh has been uploaded under `key`.
-    pub fn has_mesh(&self, key: MeshKey) -> bool {
-        self.meshes.contains_key(&key)
-    }
-
     /// Draws `frame` into the bound framebuffer, whose drawable size is `width` × `height`
     /// pixels. Clears colour and depth first; the framebuffer needs a depth buffer. An empty
     /// drawable (a side of 0, as while a window is being laid out) draws nothing.

@@ -6,8 +6,10 @@
 //! [`BodyStates`], the trajectory's value — and the expression is folded with the symbolic
 //! layer's Tcl-compatible arithmetic.
 
-use crate::lang::ast::{Part, WordKind};
+use crate::lang::ast::Part;
+use crate::scene::attribute::{Attribute, Quantity};
 use crate::scene::model::{CameraValue, ExprVec, Expression, Scene, Vec3};
+use crate::scene::reference_words;
 use crate::scene::shapes::SceneShapes;
 use crate::scene::state::{BodyState, BodyStates};
 use crate::sym::{self, from_ast, Pool};
@@ -86,50 +88,33 @@ impl Values<'_> {
                 name, index: None, ..
             }] if name == "t" => Some(self.time),
             [Part::Command { script, .. }] => {
-                let [command] = script.commands.as_slice() else {
-                    return None;
-                };
-                let [name, attr] = command.words.as_slice() else {
-                    return None;
-                };
-                self.attribute(literal(&name.kind)?, literal(&attr.kind)?)
+                let [(name, _), (attr, _)] = reference_words(script)?;
+                self.attribute(&name, &attr)
             }
             _ => None,
         }
     }
 
     fn attribute(&self, name: &str, attr: &str) -> Option<f64> {
-        let axis = |names: [&str; 3]| names.iter().position(|&n| n == attr);
         if self.shapes.body_index(name).is_some() {
-            if attr == "mass" {
-                return self.mass(name);
-            }
+            let (quantity, k) = match Attribute::of_body(attr)? {
+                Attribute::Mass => return self.mass(name),
+                Attribute::Component(quantity, k) => (quantity, k),
+            };
             let state = self.named_state(name)?;
-            let (vector, k) = [
-                (["x", "y", "z"], state.position),
-                (["dx", "dy", "dz"], state.velocity),
-                (["rx", "ry", "rz"], state.rotation.scaled_axis()),
-                (["drx", "dry", "drz"], state.angular_velocity),
-            ]
-            .into_iter()
-            .find_map(|(names, vector)| Some((vector, axis(names)?)))?;
+            let vector = match quantity {
+                Quantity::Position => state.position,
+                Quantity::Velocity => state.velocity,
+                Quantity::Rotation => state.rotation.scaled_axis(),
+                Quantity::AngularVelocity => state.angular_velocity,
+            };
             return Some(vector[k]);
         }
         let trajectory = self.scene.trajectory(name)?;
-        if let Some(k) = axis(["x", "y", "z"]) {
-            return Some(trajectory.position(self.time)[k]);
+        match Attribute::of_trajectory(attr)? {
+            Attribute::Component(Quantity::Velocity, k) => Some(trajectory.velocity(self.time)[k]),
+            Attribute::Component(_, k) => Some(trajectory.position(self.time)[k]),
+            Attribute::Mass => None,
         }
-        axis(["dx", "dy", "dz"]).map(|k| trajectory.velocity(self.time)[k])
-    }
-}
-
-/// The text of a word without substitutions.
-fn literal(kind: &WordKind) -> Option<&str> {
-    match kind {
-        WordKind::Braced { text, .. } => Some(text),
-        WordKind::Bare(parts) | WordKind::Quoted(parts) => match parts.as_slice() {
-            [Part::Text { text, .. }] => Some(text),
-            _ => None,
-        },
     }
 }

@@ -5,12 +5,13 @@
 //! a symbolic reference to the state during simulation (see `expr`).
 
 use super::args::{self, Options};
-use super::{Shared, BODY_ATTRIBUTES};
+use super::Shared;
 use crate::lang::{Arg, Exception, Interp, Value};
+use crate::scene::attribute::{Attribute, Quantity, BODY_ATTRIBUTES};
 use crate::scene::model::{Body, Param, Vec3, DEFAULT_FRICTION};
 use nalgebra::Matrix3;
 
-const OPTIONS: &[&str] = &[
+pub(super) const OPTIONS: &[&str] = &[
     "shape",
     "init_pos",
     "init_rot",
@@ -171,32 +172,28 @@ fn attribute(shared: &Shared, index: usize, words: &[Arg]) -> Result<Value, Exce
         return Err(Exception::error(format!(
             "wrong # args: should be \"{} attribute\" with attribute one of {}",
             body.name,
-            args::one_of(BODY_ATTRIBUTES)
+            args::one_of(&BODY_ATTRIBUTES)
         )));
     };
-    let component = |v: &Vec3, i: usize| Ok(Value::from_float(v[i]));
-    match attr.value.as_str() {
-        "x" => component(&body.init_pos.value, 0),
-        "y" => component(&body.init_pos.value, 1),
-        "z" => component(&body.init_pos.value, 2),
-        "dx" => component(&body.init_dpos.value, 0),
-        "dy" => component(&body.init_dpos.value, 1),
-        "dz" => component(&body.init_dpos.value, 2),
-        "rx" => component(&body.init_rot.value, 0),
-        "ry" => component(&body.init_rot.value, 1),
-        "rz" => component(&body.init_rot.value, 2),
-        "drx" => component(&body.init_drot.value, 0),
-        "dry" => component(&body.init_drot.value, 1),
-        "drz" => component(&body.init_drot.value, 2),
-        "mass" => builder
+    match Attribute::of_body(attr.value.as_str()) {
+        Some(Attribute::Component(quantity, k)) => {
+            let vector = match quantity {
+                Quantity::Position => &body.init_pos,
+                Quantity::Velocity => &body.init_dpos,
+                Quantity::Rotation => &body.init_rot,
+                Quantity::AngularVelocity => &body.init_drot,
+            };
+            Ok(Value::from_float(vector.value[k]))
+        }
+        Some(Attribute::Mass) => builder
             .scene
             .body_mass(body)
             .map(Value::from_float)
             .map_err(|e| {
                 Exception::error(format!("cannot compute the mass of {}: {e}", body.name))
             }),
-        other => Err(Exception::error_at(
-            super::attribute_problem(&body.name, other, true).unwrap_or_default(),
+        None => Err(Exception::error_at(
+            super::attribute_problem(&body.name, attr.value.as_str(), true).unwrap_or_default(),
             attr.span,
         )),
     }

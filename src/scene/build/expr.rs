@@ -11,11 +11,11 @@
 use super::args::{self, element_arg, literal_span};
 use super::{attribute_problem, Expect, Shared};
 use crate::lang::ast::{Command, Expr, ExprKind, Part, Script, UnaryOp, Word, WordKind};
-use crate::lang::number::{format_double, parse_number, Number};
+use crate::lang::number::{format_double, parse_boolean, parse_number, Number};
 use crate::lang::parse::parse_expr_with_depth;
 use crate::lang::span::Span;
-use crate::lang::value::parse_boolean_word;
 use crate::lang::{Arg, Exception, Interp, Value};
+use crate::scene::expression::reference_words;
 use crate::scene::model::{ExprVec, Expression};
 
 /// The expression written as `arg`.
@@ -178,20 +178,14 @@ impl Capture<'_> {
         &mut self,
         script: &Script,
     ) -> Result<Option<Option<ExprKind>>, Exception> {
-        let [command] = script.commands.as_slice() else {
+        let Some([(name, name_span), (attr, attr_span)]) = reference_words(script) else {
             return Ok(None);
         };
-        let [name, attr] = command.words.as_slice() else {
-            return Ok(None);
-        };
-        let (Some(name_text), Some(attr_text)) = (plain_word(name), plain_word(attr)) else {
-            return Ok(None);
-        };
-        let known = self.known(name_text);
-        if known.is_none() && self.interp.has_command(name_text) {
+        let known = self.known(&name);
+        if known.is_none() && self.interp.has_command(&name) {
             return Ok(None);
         }
-        self.check_reference(known, name_text, name.span, attr_text, attr.span)?;
+        self.check_reference(known, &name, name_span, &attr, attr_span)?;
         Ok(Some(None))
     }
 
@@ -263,7 +257,7 @@ impl Capture<'_> {
                     .map_err(|m| Exception::error_at(m.to_string(), word.span))?;
                 words.extend(items.iter().map(|v| Arg::new(v.clone(), word.span, false)));
             } else {
-                words.push(Arg::new(value, word.span, word.literal_text().is_some()));
+                words.push(Arg::new(value, word.span, word.literal().is_some()));
             }
         }
         let Some(first) = words.first() else {
@@ -291,20 +285,6 @@ impl Capture<'_> {
         }
         let value = self.interp.invoke(&words).map_err(|e| locate(e, span))?;
         number_kind(&value, span, "the command's result").map(Some)
-    }
-}
-
-/// The text of a word written without substitutions, as one piece.
-fn plain_word(word: &Word) -> Option<&str> {
-    if word.expand {
-        return None;
-    }
-    match &word.kind {
-        WordKind::Braced { text, .. } => Some(text),
-        WordKind::Bare(parts) | WordKind::Quoted(parts) => match parts.as_slice() {
-            [Part::Text { text, .. }] => Some(text),
-            _ => None,
-        },
     }
 }
 
@@ -368,7 +348,7 @@ fn number_kind(value: &Value, span: Span, what: &str) -> Result<ExprKind, Except
             format!("{what} must be a finite number, got \"{value}\""),
             span,
         )),
-        None => match parse_boolean_word(value.as_str()) {
+        None => match parse_boolean(value.as_str()) {
             Some(b) => Ok(ExprKind::Number(u8::from(b).to_string())),
             None => Err(Exception::error_at(
                 format!(

@@ -8,7 +8,7 @@ use crate::lang::span::Span;
 use crate::lang::{Arg, Exception, Interp, Value};
 use crate::scene::model::{ExprVec, Force, ForceKind, ForceValue, Param, Vec3};
 
-const FORCE_OPTIONS: &[&str] = &[
+pub(super) const FORCE_OPTIONS: &[&str] = &[
     "torque",
     "body",
     "x",
@@ -19,7 +19,8 @@ const FORCE_OPTIONS: &[&str] = &[
     "trajectory",
     "offset",
 ];
-const TORQUE_OPTIONS: &[&str] = &["body", "x", "y", "z", "vector", "trajectory", "offset"];
+pub(super) const TORQUE_OPTIONS: &[&str] =
+    &["body", "x", "y", "z", "vector", "trajectory", "offset"];
 
 /// `force ?torque BOOL? body B (x E y E z E | vector {…} | gravity {…} | trajectory T)
 /// ?offset {dx dy dz}?`

@@ -8,7 +8,7 @@ use super::Shared;
 use crate::lang::{Arg, Exception, Interp, Value};
 use crate::scene::model::{Link, LinkTarget, Param};
 
-const OPTIONS: &[&str] = &[
+pub(super) const OPTIONS: &[&str] = &[
     "body1",
     "offset1",
     "body2",

@@ -18,6 +18,7 @@ mod simulator;
 mod trajectory;
 mod view;
 
+use super::attribute::{Attribute, BODY_ATTRIBUTES, TRAJECTORY_ATTRIBUTES};
 use super::error::{SceneError, Warning};
 use super::model::{CameraValue, Expression, ForceValue, LinkTarget, Origin, Scene};
 use crate::lang::span::{LineIndex, Span};
@@ -32,22 +33,43 @@ pub(super) type Shared = Rc<RefCell<Builder>>;
 /// An element command: the interpreter, the shared builder, the command's words.
 type ElementCommand = fn(&mut Interp, &Shared, &[Arg]) -> Result<Value, Exception>;
 
+/// Every element command: its name, what runs it and the options it reads. The reader
+/// registers these; the syntax colouring is checked against the names and options
+/// ([`element_words`]).
+const ELEMENTS: [(&str, ElementCommand, &[&str]); 9] = [
+    ("shape_set", shape::shape_set, shape::OPTIONS),
+    ("body", body::body, body::OPTIONS),
+    ("force", force::force, force::FORCE_OPTIONS),
+    ("torque", force::torque, force::TORQUE_OPTIONS),
+    ("link", link::link, link::OPTIONS),
+    ("trajectory", trajectory::trajectory, trajectory::OPTIONS),
+    ("lightsource", view::lightsource, view::LIGHT_OPTIONS),
+    ("camera", view::camera, view::CAMERA_OPTIONS),
+    ("simulator", simulator::simulator, simulator::OPTIONS),
+];
+
+/// The element commands' names, and every other word they read by name: their options and
+/// the words of a shape description (`sub`, `sphere`, …), each once, in a stable order.
+pub fn element_words() -> (Vec<&'static str>, Vec<&'static str>) {
+    let commands: Vec<&str> = ELEMENTS.iter().map(|(name, _, _)| *name).collect();
+    let mut options: Vec<&str> = Vec::new();
+    let words = ELEMENTS
+        .iter()
+        .flat_map(|(_, _, options)| options.iter())
+        .chain(shape::TOKENS);
+    for word in words {
+        if !options.contains(word) && !commands.contains(word) {
+            options.push(word);
+        }
+    }
+    (commands, options)
+}
+
 /// Evaluates a scene text with the given interpreter limits.
 pub(super) fn run(text: &str, limits: Limits) -> Result<Scene, SceneError> {
     let mut interp = Interp::new(limits);
     let shared: Shared = Rc::new(RefCell::new(Builder::new(text)));
-    let commands: [(&str, ElementCommand); 9] = [
-        ("shape_set", shape::shape_set),
-        ("body", body::body),
-        ("force", force::force),
-        ("torque", force::torque),
-        ("link", link::link),
-        ("trajectory", trajectory::trajectory),
-        ("lightsource", view::lightsource),
-        ("camera", view::camera),
-        ("simulator", simulator::simulator),
-    ];
-    for (name, command) in commands {
+    for (name, command, _) in ELEMENTS {
         let shared = shared.clone();
         interp.register(name, move |interp, args| command(interp, &shared, args));
     }
@@ -80,15 +102,6 @@ pub(super) struct Reference {
     pub span: Span,
     pub expect: Expect,
 }
-
-/// Body attributes that `[NAME ATTR]` may read: position, velocity, rotation vector, angular
-/// velocity components and the mass.
-pub(super) const BODY_ATTRIBUTES: &[&str] = &[
-    "x", "y", "z", "dx", "dy", "dz", "rx", "ry", "rz", "drx", "dry", "drz", "mass",
-];
-
-/// Trajectory attributes: the value and its time derivative.
-pub(super) const TRAJECTORY_ATTRIBUTES: &[&str] = &["x", "y", "z", "dx", "dy", "dz"];
 
 pub(super) struct Builder {
     text: Rc<str>,
@@ -412,12 +425,16 @@ fn used_trajectories(scene: &Scene) -> Vec<bool> {
 
 /// Why `[name attr]` is wrong for a body (or else a trajectory) of that name, if it is.
 pub(super) fn attribute_problem(name: &str, attr: &str, is_body: bool) -> Option<String> {
-    let (kind, valid) = if is_body {
-        ("body", BODY_ATTRIBUTES)
+    let (kind, valid, known) = if is_body {
+        ("body", &BODY_ATTRIBUTES[..], Attribute::of_body(attr))
     } else {
-        ("trajectory", TRAJECTORY_ATTRIBUTES)
+        (
+            "trajectory",
+            &TRAJECTORY_ATTRIBUTES[..],
+            Attribute::of_trajectory(attr),
+        )
     };
-    (!valid.contains(&attr)).then(|| {
+    known.is_none().then(|| {
         format!(
             "unknown attribute \"{attr}\" of {kind} {name}: expected {}",
             args::one_of(valid)

@@ -12,8 +12,8 @@ use crate::lang::span::Span;
 use crate::lang::{Arg, Exception, Interp, Value};
 use crate::scene::model::{Color, Geometry, ShapePart, ShapeSet, Vec3};
 
-const OPTIONS: &[&str] = &["desc"];
-const TOKENS: &[&str] = &["sub", "pos", "sphere", "face", "box", "color"];
+pub(super) const OPTIONS: &[&str] = &["desc"];
+pub(super) const TOKENS: &[&str] = &["sub", "pos", "sphere", "face", "box", "color"];
 
 pub(super) fn shape_set(
     interp: &mut Interp,

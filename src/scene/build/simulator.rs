@@ -5,7 +5,7 @@ use super::args::{self, Options};
 use super::Shared;
 use crate::lang::{Arg, Exception, Interp, Value};
 
-const OPTIONS: &[&str] = &[
+pub(super) const OPTIONS: &[&str] = &[
     "start",
     "finish",
     "step",

@@ -7,13 +7,14 @@
 
 use super::args::{self, element_arg, literal_span, Options};
 use super::force::body_name;
-use super::{Shared, TRAJECTORY_ATTRIBUTES};
+use super::Shared;
 use crate::lang::{Arg, Exception, Interp, Value};
+use crate::scene::attribute::{Attribute, Quantity, TRAJECTORY_ATTRIBUTES};
 use crate::scene::model::{
     Attachment, ConstrainedVar, ControlPoint, Trajectory, TrajectoryPiece, Vec3,
 };
 
-const OPTIONS: &[&str] = &["points", "body", "var"];
+pub(super) const OPTIONS: &[&str] = &["points", "body", "var"];
 const VARIABLES: &[&str] = &["pos", "rot", "dpos", "drot"];
 
 pub(super) fn trajectory(
@@ -201,20 +202,17 @@ fn value(shared: &Shared, index: usize, words: &[Arg]) -> Result<Value, Exceptio
             return Err(Exception::error(format!(
                 "wrong # args: should be \"{} attribute ?time?\" with attribute one of {}",
                 trajectory.name,
-                args::one_of(TRAJECTORY_ATTRIBUTES)
+                args::one_of(&TRAJECTORY_ATTRIBUTES)
             )))
         }
     };
-    let (vector, i) = match attr.value.as_str() {
-        "x" => (trajectory.position(time), 0),
-        "y" => (trajectory.position(time), 1),
-        "z" => (trajectory.position(time), 2),
-        "dx" => (trajectory.velocity(time), 0),
-        "dy" => (trajectory.velocity(time), 1),
-        "dz" => (trajectory.velocity(time), 2),
-        other => {
+    let (vector, i) = match Attribute::of_trajectory(attr.value.as_str()) {
+        Some(Attribute::Component(Quantity::Velocity, i)) => (trajectory.velocity(time), i),
+        Some(Attribute::Component(_, i)) => (trajectory.position(time), i),
+        _ => {
             return Err(Exception::error_at(
-                super::attribute_problem(&trajectory.name, other, false).unwrap_or_default(),
+                super::attribute_problem(&trajectory.name, attr.value.as_str(), false)
+                    .unwrap_or_default(),
                 attr.span,
             ))
         }

@@ -8,8 +8,9 @@ use super::Shared;
 use crate::lang::{Arg, Exception, Interp, Value};
 use crate::scene::model::{Camera, CameraValue, Color, Light, LightKind, Param, Vec3};
 
-const LIGHT_OPTIONS: &[&str] = &["type", "pos", "dir", "color", "intensity", "trajectory"];
-const CAMERA_OPTIONS: &[&str] = &["pos", "rot", "scale", "center"];
+pub(super) const LIGHT_OPTIONS: &[&str] =
+    &["type", "pos", "dir", "color", "intensity", "trajectory"];
+pub(super) const CAMERA_OPTIONS: &[&str] = &["pos", "rot", "scale", "center"];
 
 /// Where a light is when `pos` is not given.
 pub const DEFAULT_LIGHT_POS: [f64; 3] = [0.0, 10.0, 10.0];

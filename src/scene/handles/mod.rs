@@ -17,8 +17,9 @@
 use super::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
 use super::shapes::SceneShapes;
 use super::state::BodyState;
-use super::{format_number, patch, EditValue, InitVar, PatchError, Target, TextEdit};
+use super::{patch, EditValue, InitVar, PatchError, Target, TextEdit};
 use crate::geom::ray::{cast_shape, Ray};
+use crate::lang::number::format_significant;
 use nalgebra::{Isometry3, UnitQuaternion};
 use std::collections::HashSet;
 use std::fmt;
@@ -497,7 +498,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
                     format!(
                         "{} at t = {}: {}",
                         trajectory.name,
-                        format_number(control.time, LABEL_DIGITS),
+                        format_significant(control.time, LABEL_DIGITS),
                         numbers(&control.pos)
                     ),
                     Rule::ControlPoint,
@@ -543,7 +544,7 @@ fn arm_length(shapes: &SceneShapes, body: usize) -> f64 {
 
 fn numbers(v: &Vec3) -> String {
     v.iter()
-        .map(|c| format_number(*c, LABEL_DIGITS))
+        .map(|c| format_significant(*c, LABEL_DIGITS))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -561,7 +562,7 @@ fn rotation_label(option: &str, v: &Vec3, unit: &str) -> String {
         Some(axis) => format!(
             "{option} {} ({} {unit} about {})",
             numbers(v),
-            format_number(angle, LABEL_DIGITS),
+            format_significant(angle, LABEL_DIGITS),
             numbers(&axis)
         ),
         None => format!("{option} {} (none)", numbers(v)),

@@ -2,20 +2,21 @@
 //! with handles to drag.
 //!
 //! The window has a menu bar, the picture, the element-type check buttons at the right that
-//! show or hide each kind of handle, a status line, and the time bar at the bottom. Unshifted
-//! buttons position the view (`view_mouse`); with Shift held the left button drags handles and
-//! selects bodies, the middle button makes a new trajectory point next to one, and the right
-//! button deletes one. Keys: `c` sets the centre of rotation under the pointer, `z` and `x`
-//! push the dragged handle into or out of the screen, `a` (held) drags link ends in the screen
-//! plane instead of on the surface, Escape cancels a Create command.
+//! show or hide each kind of handle, a status line, and the time bar at the bottom. The mouse
+//! and keys mean what they mean in every view (`crate::view::gesture`, `crate::view::keys`):
+//! unshifted buttons position the view and the wheel zooms; with Shift held the left button
+//! drags handles and selects bodies, the middle button makes a new trajectory point next to
+//! one, and the right button deletes one. Keys: `c` sets the centre of rotation under the
+//! pointer, `z` and `x` push the dragged handle into or out of the screen, `a` (held) drags
+//! link ends in the screen plane instead of on the surface, Home resets the view, space plays
+//! or stops, Escape cancels a Create command.
 //!
-//! The **Live** toggle beside the time controls (Ctrl+L) runs the scene in real time
-//! (`live`): Shift and the left button then pull a body by the point under the pointer, the
-//! arrow keys push the body pulled last, and playback is off. **Keep as trajectory** (Ctrl+K)
-//! appends the last live run's path of every pulled body to the text as `trajectory` commands.
+//! The **Live** toggle beside the time controls (Ctrl+L) runs the scene in real time: the left
+//! button on a body then pulls it by the point under the pointer, the arrow keys push the body
+//! pulled last, and playback is off. **Keep as trajectory** (Ctrl+K) appends the last live
+//! run's path of every pulled body to the text as `trajectory` commands.
 
 use gtk4 as gtk;
-pub(crate) mod live;
 mod time_bar;
 mod viewer;
 
@@ -23,6 +24,7 @@ use crate::scene::handles::HandleKind;
 use crate::session::Event;
 use crate::ui::editor::{Editor, EditorEvent};
 use crate::ui::gl_view::GlView;
+use crate::view::keys::KeyAction;
 use gtk::prelude::*;
 use gtk::{gdk, gio, glib};
 use std::rc::Rc;
@@ -153,7 +155,6 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
 
     mouse(&viewer, &gl.area);
     keys(&viewer, &window);
-    arrow_keys(&viewer, &window);
     {
         let viewer = viewer.clone();
         editor.observe(&window, move |_, event| {
@@ -425,15 +426,28 @@ fn mouse(viewer: &Rc<Viewer>, area: &gtk::GLArea) {
     }
     {
         let viewer = Rc::downgrade(viewer);
-        drag.connect_drag_end(move |_, dx, dy| {
+        drag.connect_drag_end(move |gesture, dx, dy| {
             if let Some(viewer) = viewer.upgrade() {
                 let (x, y) = start.get();
                 let at = viewer.gl().picture_point(x + dx, y + dy);
-                viewer.release(at);
+                viewer.release(gesture.current_button(), at);
             }
         });
     }
     area.add_controller(drag);
+    let wheel = gtk::EventControllerScroll::new(gtk::EventControllerScrollFlags::VERTICAL);
+    {
+        let viewer = Rc::downgrade(viewer);
+        wheel.connect_scroll(move |_, _, dy| match viewer.upgrade() {
+            Some(viewer) => {
+                // GTK's steps are positive away from the user.
+                viewer.scroll(-dy);
+                glib::Propagation::Stop
+            }
+            None => glib::Propagation::Proceed,
+        });
+    }
+    area.add_controller(wheel);
     let motion = gtk::EventControllerMotion::new();
     {
         let viewer = Rc::downgrade(viewer);
@@ -455,37 +469,46 @@ fn mouse(viewer: &Rc<Viewer>, area: &gtk::GLArea) {
     area.add_controller(motion);
 }
 
-/// The viewer's keys (4.1.3, 4.1.6, 4.1.7).
+/// The viewer's keys (4.1.3, 4.1.6, 4.1.7), with the meanings of `crate::view::keys`. The
+/// arrow keys are seen before the focused widget sees them (which would move the focus) and
+/// taken only when they push a body, live; the others come after the focused widget, so a
+/// text field still gets its letters.
 fn keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
-    let keys = gtk::EventControllerKey::new();
-    {
-        let viewer = Rc::downgrade(viewer);
-        keys.connect_key_pressed(move |_, key, _, state| {
-            let Some(viewer) = viewer.upgrade() else {
-                return glib::Propagation::Proceed;
-            };
+    for phase in [
+        gtk::PropagationPhase::Capture,
+        gtk::PropagationPhase::Bubble,
+    ] {
+        let arrows = phase == gtk::PropagationPhase::Capture;
+        let action = move |key: gdk::Key, state: gdk::ModifierType| {
             if state.intersects(gdk::ModifierType::CONTROL_MASK | gdk::ModifierType::ALT_MASK) {
-                return glib::Propagation::Proceed;
+                return None;
             }
-            match key.to_lower() {
-                gdk::Key::c => viewer.centre_at_pointer(),
-                gdk::Key::z => viewer.push_handle(true),
-                gdk::Key::x => viewer.push_handle(false),
-                gdk::Key::a => viewer.set_free(true),
-                _ => return glib::Propagation::Proceed,
-            }
-            glib::Propagation::Stop
-        });
+            KeyAction::of_key(&key.name()?)
+                .filter(|action| matches!(action, KeyAction::Push(_)) == arrows)
+        };
+        let keys = gtk::EventControllerKey::new();
+        keys.set_propagation_phase(phase);
+        {
+            let viewer = Rc::downgrade(viewer);
+            keys.connect_key_pressed(move |_, key, _, state| {
+                match (viewer.upgrade(), action(key, state)) {
+                    (Some(viewer), Some(action)) if viewer.key(action, true) => {
+                        glib::Propagation::Stop
+                    }
+                    _ => glib::Propagation::Proceed,
+                }
+            });
+        }
+        {
+            let viewer = Rc::downgrade(viewer);
+            keys.connect_key_released(move |_, key, _, state| {
+                if let (Some(viewer), Some(action)) = (viewer.upgrade(), action(key, state)) {
+                    viewer.key(action, false);
+                }
+            });
+        }
+        window.add_controller(keys);
     }
-    {
-        let viewer = Rc::downgrade(viewer);
-        keys.connect_key_released(move |_, key, _, _| {
-            if let (Some(viewer), gdk::Key::a) = (viewer.upgrade(), key.to_lower()) {
-                viewer.set_free(false);
-            }
-        });
-    }
-    window.add_controller(keys);
 }
 
 /// Shows Live on or off in the window's actions: the Live toggle's state, playback off while
@@ -509,35 +532,6 @@ fn show_live(window: &gtk::ApplicationWindow, status: LiveStatus) {
     {
         live.set_state(&status.live.to_variant());
     }
-}
-
-/// The arrow keys with Live on push the body pulled last, while held. They are taken before
-/// the focused widget sees them (which would move the focus) only when they push.
-fn arrow_keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
-    use live::ScreenDirection;
-    fn direction(key: gdk::Key) -> Option<ScreenDirection> {
-        ScreenDirection::of_key(&key.name()?)
-    }
-    let keys = gtk::EventControllerKey::new();
-    keys.set_propagation_phase(gtk::PropagationPhase::Capture);
-    {
-        let viewer = Rc::downgrade(viewer);
-        keys.connect_key_pressed(
-            move |_, key, _, _| match (viewer.upgrade(), direction(key)) {
-                (Some(viewer), Some(d)) if viewer.arrow_key(d, true) => glib::Propagation::Stop,
-                _ => glib::Propagation::Proceed,
-            },
-        );
-    }
-    {
-        let viewer = Rc::downgrade(viewer);
-        keys.connect_key_released(move |_, key, _, _| {
-            if let (Some(viewer), Some(d)) = (viewer.upgrade(), direction(key)) {
-                viewer.arrow_key(d, false);
-            }
-        });
-    }
-    window.add_controller(keys);
 }
 
 /// Text next to handles, on a pale box so it reads over any picture.

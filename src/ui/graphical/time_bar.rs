@@ -5,7 +5,7 @@
 
 use super::viewer::Viewer;
 use crate::scene::{EditValue, Target};
-use crate::ui::view_mouse::PICK_RADIUS;
+use crate::view::camera::PICK_RADIUS;
 use gtk::cairo;
 use gtk::prelude::*;
 use gtk4 as gtk;
@@ -115,7 +115,7 @@ impl TimeBar {
         button("media-skip-forward-symbolic", "Step", "win.step");
         let live = gtk::ToggleButton::with_label("Live");
         live.set_tooltip_text(Some(
-            "Run the scene in real time; Shift and the left button pull a body (Ctrl+L)",
+            "Run the scene in real time; the left button on a body pulls it (Ctrl+L)",
         ));
         live.set_action_name(Some("win.live"));
         controls.append(&live);

@@ -82,6 +82,89 @@ pub fn scene_language() -> Result<sourceview5::Language, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::number::parse_number;
+    use gtk4::glib;
+
+    fn definition() -> String {
+        std::fs::read_to_string(find_dir().unwrap().join(FILE)).unwrap()
+    }
+
+    /// The text between the first `start` after `<context id="ID"` and the next `end`.
+    fn context<'a>(text: &'a str, id: &str, start: &str, end: &str) -> &'a str {
+        let at = text
+            .find(&format!("<context id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no context {id}"));
+        let from = at + text[at..].find(start).unwrap() + start.len();
+        &text[from..from + text[from..].find(end).unwrap()]
+    }
+
+    /// The sorted keywords of context `id`.
+    fn keywords(text: &str, id: &str) -> Vec<String> {
+        let body = context(text, id, ">", "</context>");
+        let mut words: Vec<String> = body
+            .split("<keyword>")
+            .skip(1)
+            .map(|k| k[..k.find("</keyword>").unwrap()].to_owned())
+            .collect();
+        words.sort();
+        words
+    }
+
+    fn sorted<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let mut words: Vec<String> = words.into_iter().map(str::to_owned).collect();
+        words.sort();
+        words
+    }
+
+    /// The colours name exactly the language's words: the interpreter's commands, the scene's
+    /// element commands, and the words those read as options (but for `x`, `y`, `z`, too
+    /// common to colour), so a command or option added to the language fails here until the
+    /// definition has it.
+    #[test]
+    fn the_keywords_are_the_languages_own_words() {
+        let text = definition();
+        let (elements, options) = crate::scene::element_words();
+        assert_eq!(keywords(&text, "element"), sorted(elements));
+        let options = options.into_iter().filter(|o| o.len() > 1);
+        assert_eq!(keywords(&text, "option"), sorted(options));
+        let commands = crate::lang::builtin_names().chain(["elseif", "else"]);
+        assert_eq!(keywords(&text, "command"), sorted(commands));
+    }
+
+    /// The number pattern colours exactly what the language reads as a number, over the
+    /// literals the interpreter and the symbolic compiler are checked with.
+    #[test]
+    fn the_number_pattern_matches_what_reads_as_a_number() {
+        let text = definition();
+        let pattern = context(&text, "number", "<match>", "</match>").replace("&lt;", "<");
+        let whole = glib::Regex::new(
+            &format!("^(?:{pattern})$"),
+            glib::RegexCompileFlags::DEFAULT,
+            glib::RegexMatchFlags::DEFAULT,
+        )
+        .unwrap()
+        .unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/numbers/literals.txt");
+        let literals = std::fs::read_to_string(path).unwrap();
+        let wrong: Vec<&str> = literals
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter(|l| {
+                let text = glib::GString::from(*l);
+                let coloured = whole
+                    .match_(text.as_gstr(), glib::RegexMatchFlags::DEFAULT)
+                    .is_ok_and(|m| m.matches());
+                let number = parse_number(l).is_some() || is_too_large(l);
+                coloured != number
+            })
+            .collect();
+        assert!(wrong.is_empty(), "coloured wrongly: {wrong:?}");
+    }
+
+    /// An integer literal beyond 64 bits: still written as a number, so coloured as one.
+    fn is_too_large(literal: &str) -> bool {
+        crate::lang::number::read_number(literal) == Err(crate::lang::number::NotANumber::TooLarge)
+    }
 
     #[test]
     fn the_source_tree_holds_the_definition() {

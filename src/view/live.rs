@@ -1,14 +1,15 @@
-//! Live mode in a graphical viewer (issue 8 §3): the session's scene advancing in real time,
-//! paced by the window's frame clock, pulled by the mouse and pushed by the arrow keys; and
-//! the recording of a run kept in the text as trajectories.
+//! Live mode in a view (issue 8 §3): the session's scene advancing in real time, paced by
+//! the view's frames (a window's frame clock, a rendition's frame tick), pulled by the mouse
+//! and pushed by the arrow keys; and the recording of a run kept in the text as trajectories.
+//! The editor's graphical viewers and the slave's live renditions each run one.
 //!
 //! A [`LiveRun`] owns the [`SceneAdvance`] and pays it the real time between frames through a
 //! [`TimeBank`], so the simulation takes whole fixed steps of the scene's `live_dt` and its
 //! recorded times are multiples of it. A [`Pacer`] bounds each frame's steps by processor
 //! time ([`Pacing::LIVE`]): a scene whose steps cost more than the real time they cover slows
 //! down, and [`LiveRun::slowdown`] says by how much, while the frame clock, the pointer and the
-//! keys keep being served. Nothing here touches the session: the viewer draws the run and
-//! decides when a [`FinishedRun`] becomes text.
+//! keys keep being served. Nothing here touches the session: the view draws the run and its
+//! shell decides when a [`FinishedRun`] becomes text.
 
 use crate::live::scene::{
     fit, rotation_name, LiveControls, LiveOptions, Recording, SceneAdvance, SpringLine,
@@ -113,7 +114,7 @@ impl HeldKeys {
     }
 }
 
-/// A scene running live in a viewer.
+/// A scene running live in a view.
 pub struct LiveRun {
     advance: SceneAdvance,
     controls: LiveControls,
@@ -279,7 +280,7 @@ impl FinishedRun {
     /// `scene` no longer has is an error.
     pub fn keep(&self, text: &str, scene: &Scene) -> Result<String, String> {
         if self.grabbed.is_empty() {
-            return Err("No body was grabbed in the live run (Shift and the left button grab one): there is no trajectory to keep.".into());
+            return Err("No body was grabbed in the live run (the left button on a body grabs it): there is no trajectory to keep.".into());
         }
         let mut taken: Vec<String> = scene.trajectories.iter().map(|t| t.name.clone()).collect();
         let mut text = text.to_owned();
