@@ -16,7 +16,6 @@ use asgard::render::export::gltf::{self, Motion};
 use asgard::render::export::postscript::to_eps;
 use asgard::render::export::rayshade::to_rayshade;
 use asgard::render::image::ppm_bytes;
-use asgard::render::scene_frame::CameraChoice;
 use asgard::save::{self, AtomicFile, ReadOnly};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -113,15 +112,7 @@ fn export(args: &ExportArgs, file: &SceneFile) -> Result<(), String> {
             _ => write(asset.to_gltf().as_bytes()),
         };
     }
-    let time = args.time.unwrap_or(file.time_range().0);
-    file.check_time(time, "--time")?;
-    let motion = file.simulate(time, args.limits.limits())?;
-    let stage = file
-        .frames
-        .stage(&file.scene, &motion, file.time_range().0, time);
-    let frame = args
-        .picture
-        .frame(file, &motion, time, CameraChoice::Scene, stage);
+    let frame = args.picture.still(file, args.time, args.limits.limits())?;
     let (width, height) = args.picture.size;
     let meshes = file.frames.meshes();
     let failed = |e: asgard::render::export::ExportError| format!("{}: error: {e}", file.name);

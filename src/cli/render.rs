@@ -8,7 +8,7 @@ use super::limits::RunLimitArgs;
 use super::scene_file::{check_output_folder, progress_bar, PictureArgs, SceneFile};
 use asgard::render::image::{write_png, write_ppm};
 use asgard::render::movie::{MovieFormat, MovieWriter};
-use asgard::render::scene_frame::{frame_times, CameraChoice};
+use asgard::render::scene_frame::frame_times;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,16 +81,8 @@ fn still(args: &RenderArgs, file: &SceneFile) -> Result<(), String> {
         }
     };
     check_output_folder(out)?;
-    let time = args.time.unwrap_or(file.time_range().0);
-    file.check_time(time, "--time")?;
-    let motion = file.simulate(time, args.limits.limits())?;
+    let frame = args.picture.still(file, args.time, args.limits.limits())?;
     let mut target = args.picture.offscreen(file)?;
-    let stage = file
-        .frames
-        .stage(&file.scene, &motion, file.time_range().0, time);
-    let frame = args
-        .picture
-        .frame(file, &motion, time, CameraChoice::Scene, stage);
     let image = target
         .render(&frame)
         .map_err(|e| format!("{}: error: {e}", file.name))?;

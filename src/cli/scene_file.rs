@@ -254,6 +254,24 @@ impl PictureArgs {
         }
     }
 
+    /// The one picture of `asgard render` and `asgard export`: the frame of `file` at `time`
+    /// (the start when not given, checked as `--time`), simulated up to it within `limits`,
+    /// seen from the scene's camera, the ground under where the bodies went until then.
+    pub fn still(
+        &self,
+        file: &SceneFile,
+        time: Option<f64>,
+        limits: RunLimits,
+    ) -> Result<Frame, String> {
+        let time = time.unwrap_or(file.time_range().0);
+        file.check_time(time, "--time")?;
+        let motion = file.simulate(time, limits)?;
+        let stage = file
+            .frames
+            .stage(&file.scene, &motion, file.time_range().0, time);
+        Ok(self.frame(file, &motion, time, CameraChoice::Scene, stage))
+    }
+
     /// The frame of `file` at `time`, seen as `camera` chooses with the `--camera` values put
     /// in, the ground under `stage` (where the bodies go over the motion pictured, from
     /// [`SceneFrames::stage`]).

@@ -655,18 +655,11 @@ impl Renderer {
     unsafe fn use_mesh_program(&self, p: &MeshProgram, prepared: &Prepared) {
         let gl = &self.gl;
         gl.use_program(Some(p.program));
-        gl.uniform_matrix_4_f32_slice(p.view.as_ref(), false, &matrix_f32(&prepared.view));
-        gl.uniform_matrix_4_f32_slice(
-            p.projection.as_ref(),
-            false,
-            &matrix_f32(&prepared.projection),
+        set_view_uniforms(
+            gl,
+            [&p.view, &p.projection, &p.shadow, &p.normal_offset],
+            prepared,
         );
-        let (shadow, offset) = prepared
-            .shadow
-            .as_ref()
-            .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
-        gl.uniform_matrix_4_f32_slice(p.shadow.as_ref(), false, &matrix_f32(&shadow));
-        gl.uniform_1_f32(p.normal_offset.as_ref(), offset as f32);
         gl.uniform_1_i32(p.lit.as_ref(), 1);
         set_lights(gl, p, &prepared.lights);
     }
@@ -680,18 +673,11 @@ impl Renderer {
         };
         let p = self.programs.ground(variant);
         gl.use_program(Some(p.program));
-        gl.uniform_matrix_4_f32_slice(p.view.as_ref(), false, &matrix_f32(&prepared.view));
-        gl.uniform_matrix_4_f32_slice(
-            p.projection.as_ref(),
-            false,
-            &matrix_f32(&prepared.projection),
+        set_view_uniforms(
+            gl,
+            [&p.view, &p.projection, &p.shadow, &p.normal_offset],
+            prepared,
         );
-        let (shadow, offset) = prepared
-            .shadow
-            .as_ref()
-            .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
-        gl.uniform_matrix_4_f32_slice(p.shadow.as_ref(), false, &matrix_f32(&shadow));
-        gl.uniform_1_f32(p.normal_offset.as_ref(), offset as f32);
         gl.uniform_3_f32_slice(p.origin.as_ref(), &ground.origin);
         gl.uniform_3_f32_slice(p.axis_u.as_ref(), &ground.axis_u);
         gl.uniform_3_f32_slice(p.axis_v.as_ref(), &ground.axis_v);
@@ -786,6 +772,29 @@ impl Drop for Renderer {
             self.programs.delete(gl);
         }
     }
+}
+
+/// Sets the uniforms the mesh and ground programs share, at their locations `[view,
+/// projection, shadow, normal_offset]`: the view and projection matrices, and the shadow map's
+/// texture matrix and normal offset (identity and 0 without shadows).
+unsafe fn set_view_uniforms(
+    gl: &glow::Context,
+    at: [&Option<glow::UniformLocation>; 4],
+    prepared: &Prepared,
+) {
+    let [view, projection, shadow_at, offset_at] = at;
+    gl.uniform_matrix_4_f32_slice(view.as_ref(), false, &matrix_f32(&prepared.view));
+    gl.uniform_matrix_4_f32_slice(
+        projection.as_ref(),
+        false,
+        &matrix_f32(&prepared.projection),
+    );
+    let (shadow, offset) = prepared
+        .shadow
+        .as_ref()
+        .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
+    gl.uniform_matrix_4_f32_slice(shadow_at.as_ref(), false, &matrix_f32(&shadow));
+    gl.uniform_1_f32(offset_at.as_ref(), offset as f32);
 }
 
 /// A square from −1 to 1 in x and y, facing +z: the handles' discs are drawn on it.
