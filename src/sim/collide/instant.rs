@@ -1,8 +1,9 @@
-//! One instant's contacts handled together: the contacts found there, every contact their
-//! moving bodies make with what they touch (persistent contacts included), transitively, and
-//! the sleepers they wake; passes of impulses over them until none approaches (see `response`
-//! for one contact); which pairs become persistent or stop being so; the contact islands
-//! solved again at the instant; and the back-up that results.
+//! One instant's contacts handled together: the contacts found there and, as the impulses
+//! move bodies, the contacts those bodies make with what they touch (persistent contacts
+//! included), and the sleepers they wake; passes of impulses over them until none approaches
+//! (see `response` for one contact); which pairs become persistent or stop being so; the
+//! contact loads of the bodies moved, solved again at the instant; and the back-up that
+//! results, of those bodies only.
 //!
 //! A contact is an *impact* (restitution at the closest point, with friction) unless it is
 //! *resting*: a persistent pair, or a pair pressed together (the acceleration each body's own
@@ -32,6 +33,7 @@ const MAX_PASSES: usize = 100;
 type Contact = (Found, usize, usize);
 
 /// The contacts of one instant and what the passes over them have done so far.
+#[derive(Default)]
 struct Passes {
     /// The pair of each contact.
     pairs: Vec<(usize, usize)>,
@@ -40,10 +42,28 @@ struct Passes {
     regions: Vec<Vec<Vector3<f64>>>,
     /// Every body of the contacts, as the impulses so far leave it.
     states: HashMap<usize, Kinematics>,
+    /// Every body of the contacts as it was at the instant, before any impulse.
+    before: HashMap<usize, Kinematics>,
     /// The collision each contact made, its impulses summed over the passes.
     records: Vec<Option<Collision>>,
     /// Sleepers woken at this instant (they take their share of the impulses).
     woken: Vec<usize>,
+}
+
+impl Passes {
+    /// The bodies the impulses have changed so far, and the sleepers woken, in order.
+    fn changed(&self) -> Vec<usize> {
+        let mut changed: Vec<usize> = self
+            .states
+            .iter()
+            .filter(|&(b, state)| self.before.get(b) != Some(state))
+            .map(|(&b, _)| b)
+            .chain(self.woken.iter().copied())
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
 }
 
 impl Detector {
@@ -51,6 +71,14 @@ impl Detector {
     /// at which some impulse moves a body or some sleeper wakes: resolves its contacts together
     /// and asks for the back-up. `pairs` are the window's candidate pairs. Returns the instant
     /// and its pairs, or `None` when no contact changed anything.
+    ///
+    /// The instant is as local as its impulses: the passes start with the contacts found
+    /// there, and take in the contacts of a body only once an impulse has moved it (a push
+    /// on the top of a stack reaches the floor through every box it presses; a ball landing
+    /// on a pile of two hundred touches the few it strikes). Only the bodies moved have their
+    /// contact loads solved again and are backed up; the rest of their islands keep theirs to
+    /// the next contact tick. Before, every instant gathered, solved and backed up whole
+    /// islands, and a pile spent its time restarting bodies the instant had not touched.
     pub(super) fn respond(
         &mut self,
         found: &[Contact],
@@ -58,6 +86,7 @@ impl Detector {
         instant: f64,
         context: &mut StepContext<'_>,
     ) -> Option<(f64, Vec<(usize, usize)>)> {
+        let mut around: Option<HashMap<usize, Vec<(usize, usize)>>> = None;
         let mut k = 0;
         while k < found.len() {
             let time = found[k].0.time;
@@ -65,20 +94,38 @@ impl Detector {
                 .iter()
                 .take_while(|f| f.0.time <= time + instant)
                 .count();
-            let (group, woken) = self.gather(&found[k..end], pairs, time, context);
+            let at = &found[k..end];
             k = end;
-            let mut passes = self.passes(&group, woken, time, context);
-            let before = passes.states.clone();
-            let leftover = self.resolve(&mut passes, time, context);
+            let mut passes = Passes {
+                woken: self.woken_at(at, time, context),
+                ..Passes::default()
+            };
+            self.add_contacts(&mut passes, at, false, time, context);
+            let around = around.get_or_insert_with(|| self.pairs_by_body(pairs));
+            let mut done: HashSet<(usize, usize)> = at.iter().map(|&(_, i, j)| (i, j)).collect();
+            let mut spread: HashSet<usize> = HashSet::new();
+            let leftover = loop {
+                let leftover = self.resolve(&mut passes, time, context);
+                let frontier: Vec<usize> = passes
+                    .changed()
+                    .into_iter()
+                    .filter(|&b| spread.insert(b))
+                    .collect();
+                let more = self.gather(&frontier, around, &mut done, &mut passes, time, context);
+                if more.is_empty() {
+                    break leftover;
+                }
+                self.add_contacts(&mut passes, &more, true, time, context);
+            };
             let records: Vec<Collision> = passes.records.iter().flatten().copied().collect();
             if records.is_empty() && passes.woken.is_empty() {
                 continue;
             }
-            self.record_energy(&records, &before, &passes, time);
+            self.record_energy(&records, &passes, time);
             self.update_persistence(&passes, &leftover, time);
-            let scope: HashSet<usize> = passes.states.keys().copied().collect();
+            let moved: HashSet<usize> = passes.changed().into_iter().collect();
             let next = self.next_window_end(time);
-            let held = self.hold(time, next, Some(&scope), &passes.states, context);
+            let held = self.hold(time, next, Some(&moved), &passes.states, context);
             let mut request = BackUp {
                 time,
                 components: held.components,
@@ -88,7 +135,9 @@ impl Detector {
                 let Some(vars) = self.bodies[b].model.vars else {
                     continue;
                 };
-                if self.still_at(b, time, &passes.woken, context) || before.get(&b) == Some(state) {
+                if self.still_at(b, time, &passes.woken, context)
+                    || passes.before.get(&b) == Some(state)
+                {
                     continue;
                 }
                 request.jumps.extend(
@@ -124,20 +173,8 @@ impl Detector {
         self.bodies[b].immovable(time) || (self.asleep(b, time, context) && !woken.contains(&b))
     }
 
-    /// The contacts of the instant `time`: those found there (`at`), and every contact the
-    /// moving bodies among them make at `time` with the bodies they touch (among the candidate
-    /// `pairs`) or are persistently in contact with, and transitively those of the moving
-    /// bodies so reached: a push on one contact of a stack presses the others, so all of them
-    /// are resolved in the same passes rather than one back-up after another. A sleeper met
-    /// by an awake moving body wakes with its sleeping island and takes part. Returns the
-    /// contacts and the sleepers woken.
-    fn gather(
-        &mut self,
-        at: &[Contact],
-        pairs: &[(usize, usize)],
-        time: f64,
-        context: &StepContext<'_>,
-    ) -> (Vec<Contact>, Vec<usize>) {
+    /// The pairs each body is in: the window's candidate `pairs` and the persistent ones.
+    fn pairs_by_body(&self, pairs: &[(usize, usize)]) -> HashMap<usize, Vec<(usize, usize)>> {
         let mut of_body: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
         for &(i, j) in pairs
             .iter()
@@ -146,13 +183,17 @@ impl Detector {
             of_body.entry(i).or_default().push((i, j));
             of_body.entry(j).or_default().push((i, j));
         }
-        let mut woken: Vec<usize> = Vec::new();
-        let mut group: Vec<Contact> = at.to_vec();
-        let mut done: HashSet<(usize, usize)> = at.iter().map(|&(_, i, j)| (i, j)).collect();
-        // In the group's order, not a hash set's: the order of the contacts is the order of
-        // the passes, and a simulation must come out the same every time.
-        let mut next: Vec<usize> = Vec::new();
-        let mut members: HashSet<usize> = HashSet::new();
+        for list in of_body.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        of_body
+    }
+
+    /// The sleepers the contacts found at the instant `time` wake: a sleeper an awake moving
+    /// body meets wakes with its sleeping island.
+    fn woken_at(&self, at: &[Contact], time: f64, context: &StepContext<'_>) -> Vec<usize> {
+        let mut woken = Vec::new();
         for &(_, i, j) in at {
             for (b, other) in [(j, i), (i, j)] {
                 if self.moves_at(other, time, &woken, context)
@@ -163,26 +204,28 @@ impl Detector {
                 }
             }
         }
-        for &(_, i, j) in at {
-            for b in [j, i] {
-                if members.insert(b) {
-                    next.push(b);
-                }
-            }
-        }
-        for &b in &woken {
-            if members.insert(b) {
-                next.push(b);
-            }
-        }
-        while let Some(x) = next.pop() {
-            if !self.moves_at(x, time, &woken, context) {
+        woken
+    }
+
+    /// The contacts at `time` of the `frontier` (bodies the impulses moved, sleepers woken)
+    /// not yet in `done`: with the bodies they touch among their pairs `around`, or are
+    /// persistently in contact with. A sleeper a moving body touches wakes with its island
+    /// (into `passes.woken`), and its contacts follow once it is in the frontier.
+    fn gather(
+        &mut self,
+        frontier: &[usize],
+        around: &HashMap<usize, Vec<(usize, usize)>>,
+        done: &mut HashSet<(usize, usize)>,
+        passes: &mut Passes,
+        time: f64,
+        context: &StepContext<'_>,
+    ) -> Vec<Contact> {
+        let mut group = Vec::new();
+        for &x in frontier {
+            if !self.moves_at(x, time, &passes.woken, context) {
                 continue;
             }
-            let mut around = of_body.get(&x).cloned().unwrap_or_default();
-            around.sort_unstable();
-            around.dedup();
-            for (i, j) in around {
+            for &(i, j) in around.get(&x).map_or(&[][..], Vec::as_slice) {
                 if !done.insert((i, j)) {
                     continue;
                 }
@@ -190,7 +233,14 @@ impl Detector {
                 let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
                     continue;
                 };
-                let (Some(sa), Some(sb)) = (a.state(context, time), b.state(context, time)) else {
+                let state = |b: usize, body: &super::bodies::CollisionBody| {
+                    passes
+                        .states
+                        .get(&b)
+                        .copied()
+                        .or_else(|| body.state(context, time))
+                };
+                let (Some(sa), Some(sb)) = (state(i, a), state(j, b)) else {
                     continue;
                 };
                 let cache = self.caches.entry((i, j)).or_default();
@@ -211,21 +261,12 @@ impl Detector {
                     j,
                 ));
                 let other = if i == x { j } else { i };
-                if self.asleep(other, time, context) && !woken.contains(&other) {
-                    let from = woken.len();
-                    self.wake_island(other, time, &mut woken, context);
-                    for &w in &woken[from..] {
-                        if members.insert(w) {
-                            next.push(w);
-                        }
-                    }
-                }
-                if members.insert(other) {
-                    next.push(other);
+                if self.asleep(other, time, context) && !passes.woken.contains(&other) {
+                    self.wake_island(other, time, &mut passes.woken, context);
                 }
             }
         }
-        (group, woken)
+        group
     }
 
     /// Whether body `b` moves at `time`: not immovable, and awake or among the `woken`.
@@ -248,61 +289,75 @@ impl Detector {
         }
     }
 
-    /// The contacts of the instant `time` in `group`, classified, before any pass.
-    fn passes(
+    /// Adds the contacts `group` of the instant `time` to `passes`, classified, with their
+    /// bodies' states where the passes have none yet. A persistent contact `gathered` around
+    /// a moved body (not found sinking itself) is pushed only when it approaches faster than
+    /// sinks it past the guard depth over a window: slower, the moved body's new loads hold
+    /// it, and the body beyond is left alone.
+    fn add_contacts(
         &mut self,
+        passes: &mut Passes,
         group: &[Contact],
-        woken: Vec<usize>,
+        gathered: bool,
         time: f64,
         context: &StepContext<'_>,
-    ) -> Passes {
-        let mut states: HashMap<usize, Kinematics> = HashMap::new();
+    ) {
         for (f, i, j) in group {
             for (b, found) in [(*i, f.a), (*j, f.b)] {
+                if passes.states.contains_key(&b) {
+                    continue;
+                }
                 let state = self.bodies[b].state(context, time).unwrap_or(found);
-                let state = if woken.contains(&b) {
+                let state = if passes.woken.contains(&b) {
                     super::contact::at_rest_state(&state)
                 } else {
                     state
                 };
-                states.entry(b).or_insert(state);
+                passes.states.insert(b, state);
+                passes.before.insert(b, state);
             }
         }
-        let mut contacts = Vec::with_capacity(group.len());
-        let mut regions = Vec::with_capacity(group.len());
         for (f, i, j) in group {
             let c = &f.contact.contact;
-            let region = self.region(f, *i, *j, &states);
+            let region = self.region(f, *i, *j, &passes.states);
             let point = (c.point_a + c.point_b) / 2.0;
+            let persistent = self.contacts.holds(*i, *j);
+            let approach_tolerance = if persistent && gathered {
+                self.approach_tolerance(*i, *j)
+                    .max(self.guard_depth(*i, *j) / self.window)
+            } else {
+                self.approach_tolerance(*i, *j)
+            };
             let mut contact = ContactPoint {
                 point,
                 normal: c.normal,
                 resting: false,
                 rest_speed: 0.0,
-                approach_tolerance: self.approach_tolerance(*i, *j),
+                approach_tolerance,
                 friction: (self.bodies[*i].friction * self.bodies[*j].friction).sqrt(),
                 recover: 0.0,
             };
-            let pressing = self.pressing(*i, *j, &c.normal, time, &states, &woken, context);
+            let pressing = self.pressing(
+                *i,
+                *j,
+                &c.normal,
+                time,
+                &passes.states,
+                &passes.woken,
+                context,
+            );
             contact.rest_speed = pressing * RESTING_TIME * self.window;
             // How fast the pair closes where it touches (not at the corners of its region, which
             // a turning body may swing in fast without touching yet).
-            let closing = -approach(&states[i], &states[j], &contact);
-            contact.resting =
-                self.contacts.holds(*i, *j) || (pressing > 0.0 && closing < contact.rest_speed);
+            let closing = -approach(&passes.states[i], &passes.states[j], &contact);
+            contact.resting = persistent || (pressing > 0.0 && closing < contact.rest_speed);
             if contact.resting && c.distance < -self.guard_depth(*i, *j) {
                 contact.recover = -c.distance / self.window;
             }
-            contacts.push(contact);
-            regions.push(region);
-        }
-        Passes {
-            pairs: group.iter().map(|&(_, i, j)| (i, j)).collect(),
-            contacts,
-            regions,
-            states,
-            records: vec![None; group.len()],
-            woken,
+            passes.pairs.push((*i, *j));
+            passes.contacts.push(contact);
+            passes.regions.push(region);
+            passes.records.push(None);
         }
     }
 
@@ -372,13 +427,7 @@ impl Detector {
 
     /// Records the kinetic energy the instant's impulses changed: as an impact when any of its
     /// collisions was one, else as resting-contact impulses.
-    fn record_energy(
-        &mut self,
-        records: &[Collision],
-        before: &HashMap<usize, Kinematics>,
-        passes: &Passes,
-        time: f64,
-    ) {
+    fn record_energy(&mut self, records: &[Collision], passes: &Passes, time: f64) {
         let mut moved: Vec<usize> = passes.states.keys().copied().collect();
         moved.sort_unstable();
         let cause = if records.iter().any(|r| !r.resting) {
@@ -390,7 +439,7 @@ impl Detector {
             time,
             cause,
             bodies: moved,
-            change: ledger::change(&self.bodies, before, &passes.states),
+            change: ledger::change(&self.bodies, &passes.before, &passes.states),
         });
     }
 

@@ -293,10 +293,12 @@ impl Detector {
         true
     }
 
-    /// Solves the contact islands at `time` (all, or those with a body in `only`) for the
-    /// loads that hold their bodies until `next`, sets them, and gates the held bodies at
-    /// `next`. Bodies are in their states in `given`, or else in their tracks' at `time`.
-    /// Islands holding sleepers against awake bodies wake those sleepers first.
+    /// Solves the contact islands at `time` for the loads that hold their bodies until `next`,
+    /// sets them, and gates the held bodies at `next`: every island (a tick), or, with
+    /// `only` (an instant), the bodies in it alone, every other body they touch standing as
+    /// it is, with the load it has, until the next tick solves its island whole. Bodies are in
+    /// their states in `given`, or else in their tracks' at `time`. Islands holding sleepers
+    /// against awake bodies wake those sleepers first.
     pub(super) fn hold(
         &mut self,
         time: f64,
@@ -310,7 +312,7 @@ impl Detector {
         // least (the tick at `next` solves them again over a whole one).
         let h = (next - time).max(MIN_HOLD * self.window);
         let mut states: HashMap<usize, Kinematics> = given.clone();
-        let mut manifolds = self.manifolds(time, h, &mut states, context);
+        let mut manifolds = self.manifolds(time, h, only, &mut states, context);
         // Islands over the pairs of movable bodies; sleepers count as movable here, so that a
         // sleeping island touched by an awake one is found whole and woken.
         let movable: HashSet<usize> = manifolds
@@ -341,10 +343,10 @@ impl Detector {
         };
         let mut loads: HashMap<usize, (Vector3<f64>, Vector3<f64>)> = HashMap::new();
         for group in groups {
-            let members = island_members(&manifolds, &group, |b| movable.contains(&b));
-            if members.is_empty()
-                || only.is_some_and(|only| !members.iter().any(|b| only.contains(b)))
-            {
+            let members = island_members(&manifolds, &group, |b| {
+                movable.contains(&b) && only.is_none_or(|only| only.contains(&b))
+            });
+            if members.is_empty() {
                 continue;
             }
             let asleep: Vec<usize> = members
@@ -362,7 +364,9 @@ impl Detector {
                     *state = at_rest_state(state);
                 }
             }
-            let (mut bodies, order) = self.solver_bodies(&members, &states, time, h, context);
+            let touched = group.iter().flat_map(|&k| [manifolds[k].i, manifolds[k].j]);
+            let (mut bodies, order) =
+                self.solver_bodies(&members, touched, &states, time, h, context);
             let slots: HashMap<usize, usize> =
                 order.iter().enumerate().map(|(s, &b)| (b, s)).collect();
             let slot_of = |b: usize| slots.get(&b).copied();
@@ -396,7 +400,7 @@ impl Detector {
         held
     }
 
-    /// Every persistent pair at `time` with at least one awake movable body, as a contact with
+    /// Every persistent pair at `time` (of a body in `only`, when given), as a contact with
     /// its corners, normal and target separating speed over a tick of `h`; the pairs found
     /// apart past the break distance stop being persistent. The states read are kept in
     /// `states` (those given there are used as they are).
@@ -404,10 +408,17 @@ impl Detector {
         &mut self,
         time: f64,
         h: f64,
+        only: Option<&HashSet<usize>>,
         states: &mut HashMap<usize, Kinematics>,
         context: &StepContext<'_>,
     ) -> Vec<Manifold> {
-        let keys: Vec<(usize, usize)> = self.contacts.pairs.keys().copied().collect();
+        let keys: Vec<(usize, usize)> = self
+            .contacts
+            .pairs
+            .keys()
+            .copied()
+            .filter(|(i, j)| only.is_none_or(|only| only.contains(i) || only.contains(j)))
+            .collect();
         let mut manifolds = Vec::with_capacity(keys.len());
         for (i, j) in keys {
             for b in [i, j] {
@@ -481,26 +492,21 @@ impl Detector {
     }
 
     /// The island's `members` as the solve sees them, with their velocities at the end of a
-    /// tick of `h` under their own loads (without their contacts), and immovable bodies of
-    /// its contacts beside them. Returns the solver bodies and which body each is.
+    /// tick of `h` under their own loads (without their contacts), and the other bodies
+    /// their contacts `touch` beside them, immovable. Returns the solver bodies and which
+    /// body each is.
     fn solver_bodies(
         &mut self,
         members: &[usize],
+        touch: impl Iterator<Item = usize>,
         states: &HashMap<usize, Kinematics>,
         time: f64,
         h: f64,
         context: &StepContext<'_>,
     ) -> (Vec<SolverBody>, Vec<usize>) {
+        let is_member: HashSet<usize> = members.iter().copied().collect();
         let mut order: Vec<usize> = members.to_vec();
-        // The immovable bodies the members touch.
-        let mut others: Vec<usize> = self
-            .contacts
-            .pairs
-            .keys()
-            .flat_map(|&(i, j)| [(i, j), (j, i)])
-            .filter(|(m, o)| members.contains(m) && !members.contains(o))
-            .map(|(_, o)| o)
-            .collect();
+        let mut others: Vec<usize> = touch.filter(|b| !is_member.contains(b)).collect();
         others.sort_unstable();
         others.dedup();
         order.extend(others);
@@ -509,7 +515,7 @@ impl Detector {
             .map(|&b| {
                 // Every body of a manifold has its state read.
                 let state = states[&b];
-                if !members.contains(&b) || self.bodies[b].immovable(time) {
+                if !is_member.contains(&b) || self.bodies[b].immovable(time) {
                     return SolverBody {
                         inverse_mass: 0.0,
                         inverse_inertia: Matrix3::zeros(),
@@ -733,9 +739,10 @@ fn island_members(
     movable: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
     let mut members = Vec::new();
+    let mut seen = HashSet::new();
     for &k in group {
         for b in [manifolds[k].i, manifolds[k].j] {
-            if movable(b) && !members.contains(&b) {
+            if movable(b) && seen.insert(b) {
                 members.push(b);
             }
         }
