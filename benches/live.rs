@@ -1,5 +1,6 @@
-//! Live mode speed (issue 8 §5): how many bodies hold real time at dt 0.01, and the update
-//! rate of a small scene at dt 0.001.
+//! Live mode speed (issue 8 §5): how many bodies hold real time at dt 0.01, the update rate
+//! of a small scene at dt 0.001, and scenes of bodies resting on each other (issue 24): the
+//! wall of `examples/wall.asg`, a stack of ten boxes and a hundred boxes in ten stacks.
 //!
 //! Time per update is measured over a second of simulated time after a short warm-up and
 //! reported as a ratio to dt (below 1 holds real time). Free bodies under gravity, balls
@@ -7,9 +8,12 @@
 //! takes longer than dt. For the free bodies the same simulated second is also computed as a
 //! precomputed run (`Model::simulation`, the playback path), the baseline of what live stepping
 //! costs over it; the colliding balls are compared with as many free bodies, the cost of
-//! collision handling in live mode.
+//! collision handling in live mode. The resting scenes are run from their start (settling is
+//! what costs) at their `live_dt`, in processor time of the stepping thread per simulated
+//! second: below 1 holds real time on a core of its own, whatever else the machine runs.
 //!
-//! Run with `cargo bench --bench live`.
+//! Run with `cargo bench --bench live`; `cargo bench --bench live -- resting` runs the resting
+//! scenes alone.
 
 use asgard::live::scene::{LiveOptions, SceneAdvance};
 use asgard::live::Module;
@@ -117,6 +121,34 @@ fn per_update(text: &str, pullable: Pullable, dt: f64, seconds: f64) -> (f64, u6
     )
 }
 
+/// Processor time of the calling thread, seconds.
+fn thread_cpu() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// `text` live from its start at its `live_dt` for `seconds` of simulated time: processor
+/// time per simulated second over the whole run and over its costliest half second.
+fn resting_cost(text: &str, seconds: f64) -> (f64, f64) {
+    let scene = evaluate(text).expect("the bench scene evaluates");
+    let dt = scene.simulator.live_dt;
+    let (mut advance, controls) =
+        SceneAdvance::new(&scene, &LiveOptions::default()).expect("it compiles");
+    let per_chunk = (0.5 / dt).round() as usize;
+    let chunks = (seconds / 0.5).round() as usize;
+    let mut worst: f64 = 0.0;
+    let started = thread_cpu();
+    for _ in 0..chunks {
+        let chunk = thread_cpu();
+        for _ in 0..per_chunk {
+            advance.update(dt);
+        }
+        worst = worst.max((thread_cpu() - chunk) / 0.5);
+    }
+    assert_eq!(controls.error(), None);
+    ((thread_cpu() - started) / (chunks as f64 * 0.5), worst)
+}
+
 /// Seconds to precompute `seconds` of `text` with the playback simulation, per `dt` of it.
 fn precomputed_per_dt(text: &str, dt: f64) -> f64 {
     let scene = evaluate(text).expect("the bench scene evaluates");
@@ -160,6 +192,18 @@ fn largest_real_time(name: &str, first: usize, scene: impl Fn(usize) -> String) 
 }
 
 fn main() {
+    if std::env::args().skip(1).any(|a| a == "resting") {
+        resting();
+        return;
+    }
+    real_time_sizes();
+    resting();
+    small_steps();
+}
+
+/// The largest scenes of free, colliding and linked bodies that hold real time, and what live
+/// stepping and collisions cost against their baselines.
+fn real_time_sizes() {
     println!("live mode at dt 0.01 (pushable, not pullable), time per update / dt:");
     let free = largest_real_time("free", 250, free_bodies);
     let colliding = largest_real_time("box", 32, balls_in_box);
@@ -194,7 +238,39 @@ fn main() {
         box_time * 1e3,
         box_time / free_time,
     );
+}
 
+/// Bodies resting on each other (issue 24).
+fn resting() {
+    println!(
+        "bodies resting on each other, from the start at live_dt, processor time / real time:"
+    );
+    for (name, text, seconds) in [
+        (
+            "examples/wall.asg",
+            include_str!("../examples/wall.asg"),
+            4.0,
+        ),
+        (
+            "a stack of 10 boxes",
+            include_str!("scenes/stack10.asg"),
+            3.0,
+        ),
+        (
+            "100 boxes in 10 stacks",
+            include_str!("scenes/boxes100.asg"),
+            3.0,
+        ),
+    ] {
+        let (mean, worst) = resting_cost(text, seconds);
+        println!(
+            "{name:>24}, {seconds} s: {mean:.3} over the run, {worst:.3} in its costliest half second"
+        );
+    }
+}
+
+/// A small scene at dt 0.001.
+fn small_steps() {
     let dt = 0.001;
     for (name, text) in [("one free ball", free_bodies(1)), ("chain of 5", chain(5))] {
         let (time, _) = per_update(&text, Pullable::All, dt, 2.0);

@@ -221,12 +221,16 @@ impl SceneAdvance {
         Some(state.position + state.rotation * arm)
     }
 
-    /// Restarts, at the current time, the components holding the variables of `bodies`.
+    /// Restarts, at the current time, the components holding the variables of `bodies`, and
+    /// wakes those asleep (a push or pull that changes is a reason to move).
     fn restart(&mut self, bodies: &[usize]) -> Result<(), SimError> {
         let partition = self.simulation.partition();
-        let mut components: Vec<ComponentId> = bodies
+        let vars: Vec<_> = bodies
             .iter()
             .filter_map(|&b| self.model.bodies()[b].vars)
+            .collect();
+        let mut components: Vec<ComponentId> = vars
+            .iter()
             .flat_map(|vars| (0..BODY_VARIABLES).map(move |k| partition.component_of(vars.at(k))))
             .collect();
         components.sort_unstable();
@@ -238,7 +242,7 @@ impl SceneAdvance {
             .back_up(&BackUp {
                 time: self.time,
                 components,
-                jumps: Vec::new(),
+                releases: vars.iter().flat_map(|v| v.all()).collect(),
                 ..BackUp::default()
             })
             .map(|_| ())

@@ -109,8 +109,6 @@ pub struct InteractionInputs {
     blocks: Arc<[Option<(usize, bool)>]>,
     /// Per body: its first contact input; `None` for fixed bodies.
     contact: Arc<[Option<usize>]>,
-    /// The first contact input: every input from it on is one.
-    first_contact: usize,
 }
 
 impl InteractionInputs {
@@ -133,7 +131,6 @@ impl InteractionInputs {
                 Some((first, pullable.includes(b)))
             })
             .collect();
-        let first_contact = next;
         let contact: Arc<[Option<usize>]> = (0..bodies)
             .map(|b| {
                 moving(b).then(|| {
@@ -146,7 +143,6 @@ impl InteractionInputs {
             values: (0..next).map(|_| AtomicU64::new(0)).collect(),
             blocks,
             contact,
-            first_contact,
         }
     }
 
@@ -164,11 +160,6 @@ impl InteractionInputs {
     /// Whether these inputs are `other`'s (the same values, not a copy).
     pub(crate) fn shared_with(&self, other: &InteractionInputs) -> bool {
         Arc::ptr_eq(&self.values, &other.values)
-    }
-
-    /// Whether input `k` is a contact input (set by collision handling, not from outside).
-    pub(crate) fn is_contact(&self, k: usize) -> bool {
-        k >= self.first_contact
     }
 
     /// Number of inputs over all bodies.

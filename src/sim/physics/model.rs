@@ -46,8 +46,8 @@ pub struct Model {
     /// The bodies that can be pulled, for an interactive model.
     pullable: Option<Pullable>,
     simulator: Simulator,
-    /// Per state variable, whether its equation reads nothing but state variables and contact
-    /// inputs: no time, no input from outside, no trajectory.
+    /// Per state variable, whether its equation reads nothing but state variables and inputs
+    /// (contact loads, live mode's pushes and pulls): no time, no trajectory.
     state_only: Vec<bool>,
     /// The elements that do work on the bodies, for the energy ledger.
     works: Arc<[WorkElement]>,
@@ -198,11 +198,11 @@ impl Model {
             let mut trajectories = Vec::new();
             for &symbol in pool.symbols(node) {
                 let meaning = symbols.meaning(symbol);
-                // A body's contact inputs are the collider's own: they leave it moving by
-                // its state alone (it may sleep), unlike a pull from outside.
+                // Inputs leave a body moving by its state alone (it may sleep): its contact
+                // loads are the collider's own, and live mode restarts, and so wakes, a body
+                // whose push or pull it changes (`live::scene`).
                 state_only[i] &= match meaning {
-                    Meaning::State(_) => true,
-                    Meaning::Input(k) => inputs.is_contact(k),
+                    Meaning::State(_) | Meaning::Input(_) => true,
                     Meaning::Time | Meaning::Channel(_) => false,
                 };
                 match meaning {
@@ -278,9 +278,10 @@ impl Model {
         &*self.factory
     }
 
-    /// Whether body `body` moves by its own state alone: its equations read no time, external
-    /// input, trajectory or other body's state, and no trajectory constrains it. Such a body,
-    /// once at rest on its supports, stays at rest until something hits it.
+    /// Whether body `body` moves by its own state alone: its equations read no time,
+    /// trajectory or other body's state, and no trajectory constrains it. Such a body, once at
+    /// rest on its supports, stays at rest until something hits it, or live mode changes the
+    /// push or pull on it (and restarts it).
     pub fn self_contained(&self, body: usize) -> bool {
         let Some(vars) = self.bodies[body].vars else {
             return false;

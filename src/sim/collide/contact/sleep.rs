@@ -7,7 +7,8 @@
 //!
 //! Only bodies that move by their own state alone may sleep
 //! ([`Model::self_contained`](crate::sim::physics::Model::self_contained)): a body driven by
-//! time, a trajectory, a link or a pull from outside never freezes.
+//! time, a trajectory or a link never freezes. Live mode's pushes and pulls wake the body
+//! they change (`live::scene`), so a resting scene sleeps in live mode too.
 
 use super::super::ledger::{kinetic_energy, Cause, EnergyRecord};
 use super::super::Detector;
