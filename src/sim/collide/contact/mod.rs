@@ -61,6 +61,11 @@ const OVERLAP_PUSH: f64 = 0.5;
 const GUARD_FRACTION: f64 = 1e-3;
 /// Loads are solved for this fraction of a window at least.
 const MIN_HOLD: f64 = 0.5;
+/// A load solved again that differs from the one in effect by less than this fraction of
+/// either is the same load: the body goes on under it without a restart. The solve itself is
+/// good to about 1e-9 of a body's weight; a settled island whose loads only wander at that
+/// level would otherwise restart all its bodies at every tick.
+const SAME_LOAD: f64 = 1e-6;
 /// Sweeps of one island's solve at most.
 const MAX_SWEEPS: usize = 200;
 /// A sweep that changes no corner's velocity by more than this fraction of the speed that an
@@ -604,7 +609,7 @@ impl Detector {
                 .contacts
                 .current(b)
                 .map_or(zero, |l| (l.force, l.torque));
-            if (force, torque) == old {
+            if same_load((force, torque), old, self.bodies[b].reach) {
                 continue;
             }
             let Some(state) = states
@@ -748,6 +753,15 @@ fn island_members(
         }
     }
     members
+}
+
+/// Whether loads `a` and `b` (force, torque) on a body reaching `reach` from its centre of
+/// mass differ by less than [`SAME_LOAD`] of the larger: torques are compared at the scale of
+/// the forces' moments, so that a torque near zero need not be matched to rounding.
+fn same_load(a: (Vector3<f64>, Vector3<f64>), b: (Vector3<f64>, Vector3<f64>), reach: f64) -> bool {
+    let force = a.0.norm().max(b.0.norm());
+    let torque = a.1.norm().max(b.1.norm()).max(force * reach);
+    (a.0 - b.0).norm() <= SAME_LOAD * force && (a.1 - b.1).norm() <= SAME_LOAD * torque
 }
 
 /// `state` brought to rest where it is.
