@@ -36,6 +36,9 @@ pub struct Overlap {
     pub second: usize,
     /// How deep they are inside each other.
     pub depth: f64,
+    /// The smaller body's size (the radius of its bounding sphere), which the depth counts
+    /// against.
+    pub size: f64,
 }
 
 impl Overlap {
@@ -62,17 +65,45 @@ impl Overlap {
 /// the start, if any. Shapes whose geometry cannot be built are left to the errors that
 /// building them gives elsewhere.
 pub fn starting_overlap(scene: &Scene) -> Option<Overlap> {
+    let start = scene.simulator.start;
+    let placed = (0..scene.bodies.len())
+        .map(|b| {
+            let (state, held) = state_at_start(scene, b, start);
+            (state, held || scene.bodies[b].fixed)
+        })
+        .collect::<Vec<_>>();
+    overlaps(scene, &placed)?
+        .into_iter()
+        .min_by_key(|o| (o.second, o.first))
+}
+
+/// The deepest overlap among the bodies of `scene` in `states` (one per body, in scene order),
+/// if any pair the collider would handle overlaps past [`OVERLAP_TOLERANCE`]: the measure of a
+/// simulation's motion that no collision was missed (the differential tests read it at sampled
+/// times). Fixed bodies count as immovable, so that walls built of touching slabs are no
+/// overlap.
+pub fn deepest_overlap(scene: &Scene, states: &[BodyState]) -> Option<Overlap> {
+    let placed = states
+        .iter()
+        .zip(&scene.bodies)
+        .map(|(state, body)| (*state, body.fixed))
+        .collect::<Vec<_>>();
+    overlaps(scene, &placed)?
+        .into_iter()
+        .max_by(|a, b| (a.depth / a.size).total_cmp(&(b.depth / b.size)))
+}
+
+/// Every pair of bodies `placed` (each body's state and whether it is immovable) that overlap
+/// past [`OVERLAP_TOLERANCE`]; `None` when collisions are off or the shapes cannot be built.
+fn overlaps(scene: &Scene, placed: &[(BodyState, bool)]) -> Option<Vec<Overlap>> {
     if !scene.simulator.collisions || scene.bodies.len() < 2 {
-        return None;
+        return Some(Vec::new());
     }
     let shapes = SceneShapes::new(scene).ok()?;
-    let start = scene.simulator.start;
-    let placed: Vec<Option<(&Shape, BodyState, bool)>> = (0..scene.bodies.len())
-        .map(|b| {
-            let shape = &shapes.of_body(b)?.shape;
-            let (state, held) = state_at_start(scene, b, start);
-            Some((shape, state, held || scene.bodies[b].fixed))
-        })
+    let placed: Vec<Option<(&Shape, &BodyState, bool)>> = placed
+        .iter()
+        .enumerate()
+        .map(|(b, (state, held))| Some((&shapes.of_body(b)?.shape, state, *held)))
         .collect();
     let linked = linked_parts(scene);
     let boxes: Vec<Aabb> = placed
@@ -113,10 +144,11 @@ pub fn starting_overlap(scene: &Scene) -> Option<Overlap> {
                 first: a,
                 second: b,
                 depth: -contact.distance,
+                size: smaller,
             });
         }
     }
-    found.into_iter().min_by_key(|o| (o.second, o.first))
+    Some(found)
 }
 
 /// Where body `b` is at `start` and whether a trajectory holds any of its variables then
