@@ -225,7 +225,7 @@ fn no_scene_drifts_gains_energy_or_overlaps_more_than_before() {
             let now = values[key];
             let was = before.get(*key).copied().unwrap_or(0.0);
             let limit = (was * SLACK).max(Measures::FLOORS[k]);
-            if !(now <= limit) {
+            if now.is_nan() || now > limit {
                 worse.push(format!("{name}: {key} {now:.3e}, baseline {was:.3e}"));
             }
         }

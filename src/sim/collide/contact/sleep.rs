@@ -20,9 +20,11 @@ use nalgebra::Vector3;
 
 /// An island still for this long (seconds) falls asleep.
 pub(in crate::sim::collide) const SLEEP_AFTER: f64 = 0.5;
-/// A body is still while every point of it moves slower than this fraction of the speed its
-/// contact load's acceleration gives over a check window (about a centimetre per second for a
-/// body resting under gravity in windows of 10 ms).
+/// A body is still while every point of its surface moves slower than this fraction of the
+/// speed its contact load's acceleration gives over a check window (about a centimetre per
+/// second for a body resting under gravity in windows of 10 ms). Its surface, not every point:
+/// a ball turning about its centre moves no surface, and the slow turn about the vertical that
+/// a ball on a floor keeps (no contact can stop a point contact's spin) kept whole piles awake.
 const STILL_FRACTION: f64 = 0.1;
 
 impl Detector {
@@ -99,7 +101,7 @@ impl Detector {
             return false;
         };
         let limit = STILL_FRACTION * load.force.norm() / body.model.mass * self.window;
-        let speed = state.velocity.norm() + body.reach * state.angular_velocity.norm();
+        let speed = state.velocity.norm() + body.spin_reach * state.angular_velocity.norm();
         speed < limit
     }
 }
