@@ -98,14 +98,14 @@ impl Detector {
         }
         self.known.inherit(&old.known, map, |o| kept[o]);
         let kept = |b: usize| !changed.contains(&b);
-        self.contacts = old.contacts.inherit(&map, kept);
+        self.contacts = old.contacts.inherit(map, kept);
         for (b, force, torque) in self.contacts.current_loads() {
             self.inputs.set_contact(b, force, torque);
         }
         let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
         // Collisions of these bodies are undone (and computed again after a back-up).
         let void = |x: usize| fixed_changed(x) || recollide.contains(&x);
-        self.ledger = old.ledger.inherit(&map, void);
+        self.ledger = old.ledger.inherit(map, void);
         let mut back_ups = Vec::new();
         for r in &old.records {
             match (map[r.bodies.0], map[r.bodies.1]) {

@@ -298,9 +298,10 @@ impl Model {
         let system = &mut self.system;
         let rhs = &mut self.factory.rhs;
         let owners = self.layout.owners();
-        for s in system.len() / BODY_VARIABLES..plan.count {
+        let made = system.len() / BODY_VARIABLES;
+        for (s, &owner) in owners.iter().enumerate().skip(made) {
             for k in 0..BODY_VARIABLES {
-                system.add_variable(variable_name(owners[s], s, k), 0.0);
+                system.add_variable(variable_name(owner, s, k), 0.0);
             }
         }
         rhs.resize(system.len(), Pool::ZERO);
