@@ -632,7 +632,9 @@ mod tests {
     fn a_failed_update_leaves_the_model_as_it_was() {
         let old = scene(TWO_BALLS);
         let bad = scene(&two_balls_with(
-            "body a shape ball init_pos {0 0 0} init_dpos {1 0 0} inertia {1 -1 1}",
+            // Symmetric with a positive diagonal, so the scene reads it, but not positive
+            // definite, so the body cannot be modelled.
+            "body a shape ball init_pos {0 0 0} init_dpos {1 0 0} inertia {{1 2 0} {2 1 0} {0 0 1}}",
         ));
         let mut model = Model::compile(&old).unwrap();
         let reads = |m: &Model| -> Vec<Vec<VarId>> {
