@@ -8,10 +8,12 @@
 //! changed.
 //!
 //! Each changed element says which aspects changed: its initial conditions (`init_*` only), its
-//! equations of motion (shape, mass, inertia, forces, links, trajectories, restitution, fixed,
-//! articulated body) or only its appearance (colours, lights, camera). The simulator resets only
-//! what changed: [`SceneDiff::equations_changed`] and [`SceneDiff::initial_changed`] name the
-//! bodies whose equations or initial values changed, whatever element the change was made in.
+//! equations of motion (shape, mass, inertia, forces, links, trajectories, fixed, articulated
+//! body), how it collides (restitution, friction: no equation reads them) or only its
+//! appearance (colours, lights, camera). The simulator resets only what changed:
+//! [`SceneDiff::equations_changed`] and [`SceneDiff::initial_changed`] name the bodies whose
+//! equations or initial values changed, whatever element the change was made in, and
+//! [`SceneDiff::collision_changed`] those whose collisions must be redone.
 //!
 //! Spans and source text are not compared: an edit elsewhere that moves an element in the text
 //! does not change it.
@@ -30,6 +32,8 @@ pub struct Aspects {
     pub initial: bool,
     /// Anything the equations of motion depend on.
     pub equations: bool,
+    /// How the body collides: restitution and friction.
+    pub collision: bool,
     /// Only how the scene looks.
     pub appearance: bool,
 }
@@ -38,21 +42,24 @@ impl Aspects {
     pub const INITIAL: Aspects = Aspects {
         initial: true,
         equations: false,
+        collision: false,
         appearance: false,
     };
     pub const EQUATIONS: Aspects = Aspects {
         initial: false,
         equations: true,
+        collision: false,
         appearance: false,
     };
     pub const APPEARANCE: Aspects = Aspects {
         initial: false,
         equations: false,
+        collision: false,
         appearance: true,
     };
 
     pub fn any(self) -> bool {
-        self.initial || self.equations || self.appearance
+        self.initial || self.equations || self.collision || self.appearance
     }
 }
 
@@ -86,6 +93,9 @@ pub struct SceneDiff {
     pub equations_changed: BTreeSet<String>,
     /// Bodies of the new scene whose initial values changed (added bodies included).
     pub initial_changed: BTreeSet<String>,
+    /// Bodies of the new scene whose restitution or friction changed: their collisions, and
+    /// what followed them, must be computed again.
+    pub collision_changed: BTreeSet<String>,
 }
 
 impl SceneDiff {
@@ -318,6 +328,7 @@ impl Differ<'_> {
         let (old, new) = (self.old, self.new);
         let mut equations: BTreeSet<&str> = BTreeSet::new();
         let mut initial: BTreeSet<&str> = BTreeSet::new();
+        let mut collision: BTreeSet<&str> = BTreeSet::new();
         let mut changed_shapes: BTreeSet<&str> = BTreeSet::new();
         let mut changed_trajectories: BTreeSet<&str> = BTreeSet::new();
         for c in &self.out.changes {
@@ -341,6 +352,9 @@ impl Differ<'_> {
                             || matches!(c.change, ChangeKind::Changed(a) if a.initial)
                         {
                             initial.insert(name);
+                        }
+                        if matches!(c.change, ChangeKind::Changed(a) if a.collision) {
+                            collision.insert(name);
                         }
                     }
                     ElementKind::Shape if equations_too => {
@@ -392,6 +406,11 @@ impl Differ<'_> {
             .map(str::to_string)
             .collect();
         self.out.initial_changed = initial
+            .into_iter()
+            .filter(exists)
+            .map(str::to_string)
+            .collect();
+        self.out.collision_changed = collision
             .into_iter()
             .filter(exists)
             .map(str::to_string)
@@ -527,6 +546,7 @@ fn shape_aspects(a: &ShapeSet, b: &ShapeSet) -> Aspects {
     Aspects {
         initial: false,
         equations: geometry,
+        collision: false,
         appearance: colors,
     }
 }
@@ -540,13 +560,14 @@ fn body_aspects(a: &Body, b: &Body) -> Aspects {
         || a.mass.as_ref().map(|m| m.value) != b.mass.as_ref().map(|m| m.value)
         || a.inertia.as_ref().map(|m| m.value) != b.inertia.as_ref().map(|m| m.value)
         || a.artbody != b.artbody
-        || a.restitution.value != b.restitution.value
-        || a.friction.value != b.friction.value
         || a.fixed != b.fixed;
+    let collision =
+        a.restitution.value != b.restitution.value || a.friction.value != b.friction.value;
     let appearance = a.color.as_ref().map(|c| c.value) != b.color.as_ref().map(|c| c.value);
     Aspects {
         initial,
         equations,
+        collision,
         appearance,
     }
 }

@@ -5,10 +5,11 @@
 //! bodies' equations or initial values changed, and resets only the components holding them
 //! and, transitively, those depending on them through equations or through collisions
 //! ([`Simulation::update`] with the [`Collider`] as observer); every other component keeps its
-//! motion. The model is updated rather than compiled again where the edit allows
-//! ([`Model::update`]: an edit of initial values only shares the compiled equations), and the
-//! new collider takes over what the old one checked ([`Collider::inherit`]). [`Solver::run`]
-//! then computes what was reset.
+//! motion. The model is updated in place ([`Model::update`]: only the bodies the edit reached
+//! are assembled again, every body keeps its variables), the new collider takes over what the
+//! old one checked ([`Collider::after_edit`]), and the collisions of a body whose restitution or
+//! friction changed are undone and the motion backed up to the first of them.
+//! [`Solver::run`] then computes what was reset.
 //!
 //! A solver refuses a scene whose bodies start inside each other
 //! ([`scene::starting_overlap`](crate::scene::starting_overlap)) or whose time range spans more
@@ -21,8 +22,8 @@ use crate::sim::collide::{Collider, Collision};
 use crate::sim::energy::Ledger;
 use crate::sim::physics::{Model, PhysicsError, SceneMotion};
 use crate::sim::{
-    BackUp, Changes, ErrorKind, Options, Progress, RunControl, RunLimits, RunOutcome, SimError,
-    Simulation, Strategy, UpdateReport,
+    BackUp, ErrorKind, Options, Progress, RunControl, RunLimits, RunOutcome, SimError, Simulation,
+    Strategy, UpdateReport,
 };
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -190,7 +191,9 @@ impl Solver {
     /// an error in the new scene (bodies that start overlapping included) the solver is
     /// unchanged; a link too stiff to simulate is
     /// reported after the solver has moved to the new scene (as [`Model::simulation`] would
-    /// refuse it).
+    /// refuse it). Should the simulation refuse the updated model (which a model that
+    /// compiled does not give it cause to), the solver starts over from the scene before the
+    /// edit, its motion to be computed again.
     pub fn update(&mut self, scene: Scene) -> Result<UpdateSummary, PhysicsError> {
         let changes = diff(&self.scene, &scene);
         if changes.simulator_changed() {
@@ -204,59 +207,48 @@ impl Solver {
             });
         }
         check_overlap(&scene)?;
-        let model = self.model.update(&scene, &changes)?;
-
-        // Variable ids keep their meaning only where the same body holds the same block. A
-        // model whose inputs are laid out anew (bodies added or removed) has every body's
-        // equations read other inputs than the components kept would.
-        let new_inputs = !model.inputs().shared_with(self.model.inputs());
-        let mut changed = HashSet::new();
-        let mut vars = Changes::default();
-        for (b, body) in model.bodies().iter().enumerate() {
-            let equations = new_inputs || changes.equations_changed.contains(&body.name);
-            let initial = changes.initial_changed.contains(&body.name);
-            if equations || initial {
-                changed.insert(b);
+        let update = self.model.update(&scene, &changes)?;
+        let recollide: HashSet<usize> = changes
+            .collision_changed
+            .iter()
+            .filter_map(|name| self.model.body_index(name))
+            .collect();
+        let (collider, back_ups) = match (scene.simulator.collisions, &self.collider) {
+            (true, Some(old)) => {
+                let (collider, back_ups) = Collider::after_edit(
+                    &scene,
+                    &self.model,
+                    old,
+                    &update.bodies,
+                    &recollide,
+                    !update.compiled,
+                );
+                (Some(collider), back_ups)
             }
-            let Some(block) = body.vars else { continue };
-            let same_block = self
-                .model
-                .body_index(&body.name)
-                .is_some_and(|old| self.model.bodies()[old].vars == Some(block));
-            let list = if equations || !same_block {
-                changed.insert(b);
-                &mut vars.equations
-            } else if initial {
-                &mut vars.initial_values
-            } else {
-                continue;
-            };
-            list.extend(block.all());
-        }
-
-        let collider = scene
-            .simulator
-            .collisions
-            .then(|| Collider::new(&scene, &model));
-        let back_ups = match (&collider, &self.collider) {
-            (Some(new), Some(old)) => new.inherit(old, &self.model, &changed),
-            _ => Vec::new(),
+            (true, None) => (Some(Collider::new(&scene, &self.model)), Vec::new()),
+            (false, _) => (None, Vec::new()),
         };
         let previous = self.simulation.take_observer();
         if let Some(collider) = &collider {
             self.simulation.set_observer(collider.observer());
         }
-        let report = match self
-            .simulation
-            .update(model.system().clone(), model.factory(), &vars)
-        {
+        let report = match self.simulation.update(
+            self.model.system().clone(),
+            self.model.factory(),
+            &update.changes,
+        ) {
             Ok(report) => report,
             Err(e) => {
+                // The model has moved on and the simulation has not: start over from the
+                // scene before the edit, whose model and simulation compiled before.
+                let error = self.model.describe(e, None);
                 self.simulation.take_observer();
                 if let Some(previous) = previous {
                     self.simulation.set_observer(previous);
                 }
-                return Err(model.describe(e, None));
+                let scene = std::mem::take(&mut self.scene);
+                *self = Solver::with_limits(scene, self.strategy, self.limits)?;
+                return Err(error);
             }
         };
         let mut backed_up = HashSet::new();
@@ -271,14 +263,13 @@ impl Solver {
                         jumps: Vec::new(),
                         ..BackUp::default()
                     })
-                    .map_err(|e| model.describe(e, Some(self.simulation.partition())))?;
+                    .map_err(|e| self.model.describe(e, Some(self.simulation.partition())))?;
                 backed_up.extend(truncations.into_iter().map(|t| t.component));
             }
         }
         backed_up.extend(report.reset.iter().copied());
         backed_up.extend(report.backed_up.iter().copied());
         self.scene = scene;
-        self.model = model;
         self.collider = collider;
         self.model.check_springs(self.simulation.partition())?;
         Ok(UpdateSummary {

@@ -3,14 +3,14 @@
 //! infinitely massive, and its state read back from the tracks.
 
 use crate::geom::Shape;
-use crate::scene::model::{LinkTarget, Scene};
+use crate::scene::model::{LinkTarget, Scene, ShapeSet};
 use crate::sim::physics::trajectory::Constraint;
 use crate::sim::physics::{BodyModel, Model, BODY_VARIABLES};
 use crate::sim::schedule::StepContext;
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One body as collision handling sees it.
 #[derive(Clone, Debug)]
@@ -138,17 +138,36 @@ impl Kinematics {
     }
 }
 
-/// The scene's bodies with their shapes, and the pairs that never collide.
-pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBody> {
+/// The scene's bodies with their shapes. `earlier(b)` gives body `b`'s collision body before
+/// an edit that left its shape and equations alone, whose shape and reach it keeps.
+pub(crate) fn collision_bodies<'a>(
+    scene: &Scene,
+    model: &Model,
+    earlier: impl Fn(usize) -> Option<&'a CollisionBody>,
+) -> Vec<CollisionBody> {
+    let shapes: HashMap<&str, &ShapeSet> =
+        scene.shapes.iter().map(|s| (s.name.as_str(), s)).collect();
     model
         .bodies()
         .iter()
         .enumerate()
         .map(|(i, body)| {
-            let shape = scene
-                .shapes
-                .iter()
-                .find(|s| s.name == scene.bodies[i].shape)
+            let (restitution, friction) = (
+                scene.bodies[i].restitution.value,
+                scene.bodies[i].friction.value,
+            );
+            if let Some(before) = earlier(i) {
+                return CollisionBody {
+                    model: body.clone(),
+                    restitution,
+                    friction,
+                    constraints: model.constraints(i).to_vec(),
+                    self_contained: model.self_contained(i),
+                    ..before.clone()
+                };
+            }
+            let shape = shapes
+                .get(scene.bodies[i].shape.as_str())
                 .and_then(|s| s.geometry().ok());
             let reach = shape.as_ref().map_or(0.0, |shape| {
                 let sphere = shape.bounding_sphere(&Isometry3::identity());
@@ -162,8 +181,8 @@ pub(crate) fn collision_bodies(scene: &Scene, model: &Model) -> Vec<CollisionBod
                 shape,
                 reach,
                 spin_reach,
-                restitution: scene.bodies[i].restitution.value,
-                friction: scene.bodies[i].friction.value,
+                restitution,
+                friction,
                 constraints: model.constraints(i).to_vec(),
                 self_contained: model.self_contained(i),
             }

@@ -14,7 +14,7 @@ use super::bodies::Kinematics;
 use super::islands::Islands;
 use super::narrow::{first_contact, ApproachBound, Found, Pair};
 use super::scratch::PerBody;
-use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, SPARSE_ACTIVE, TIME_TOLERANCE};
+use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, NO_BODY, SPARSE_ACTIVE, TIME_TOLERANCE};
 use crate::geom::Aabb;
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::{StepContext, StepReport};
@@ -34,7 +34,7 @@ impl Detector {
         );
         let mut last = None;
         for var in partition.members(step.component) {
-            let Some(&b) = self.body_of_var.get(var.index()) else {
+            let Some(&b) = self.body_of_var.get(var.index()).filter(|&&b| b != NO_BODY) else {
                 continue;
             };
             let b = b as usize;

@@ -4,9 +4,8 @@
 use super::{Collision, Detector};
 use crate::geom::Aabb;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::physics::Model;
 use nalgebra::Vector3;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 impl Detector {
     /// Undoes what a truncation of `component` to `time` invalidates (see
@@ -73,50 +72,51 @@ impl Detector {
         }
     }
 
-    /// Takes over what `old` knew that still holds (see [`Collider::inherit`]).
+    /// Takes over what `old`, whose bodies are now those `map` gives, knew that still holds
+    /// (see [`Collider::after_edit`](super::Collider::after_edit)).
     pub(super) fn inherit(
         &mut self,
         old: &Detector,
-        old_model: &Model,
+        map: &[Option<usize>],
         changed: &HashSet<usize>,
+        recollide: &HashSet<usize>,
     ) -> Vec<(usize, f64)> {
-        let index: HashMap<&str, usize> = self
-            .bodies
+        // Each old body's index here, if what was checked of it still holds.
+        let kept: Vec<Option<usize>> = map
             .iter()
             .enumerate()
-            .map(|(i, b)| (b.model.name.as_str(), i))
+            .map(|(o, &b)| {
+                let b = b?;
+                (!changed.contains(&b) && self.tracked(b) && old.tracked(o)).then_some(b)
+            })
             .collect();
-        let map: Vec<Option<usize>> = old_model
-            .bodies()
-            .iter()
-            .map(|b| index.get(b.name.as_str()).copied())
-            .collect();
-        for (o, &new) in map.iter().enumerate() {
-            let Some(b) = new else { continue };
-            if changed.contains(&b) || !self.tracked(b) || !old.tracked(o) {
-                continue;
+        for (o, b) in kept.iter().enumerate() {
+            if let Some(b) = *b {
+                self.checked.set(b, old.checked.get(o));
+                self.reach.set(b, old.reach.get(o));
             }
-            self.checked.set(b, old.checked.get(o));
-            self.reach.set(b, old.reach.get(o));
-            self.known.copy_body(b, &old.known, o);
         }
+        self.known.inherit(&old.known, map, |o| kept[o]);
         let kept = |b: usize| !changed.contains(&b);
-        self.contacts = old.contacts.inherit(&map, kept);
+        self.contacts = old.contacts.inherit(map, kept);
         for (b, force, torque) in self.contacts.current_loads() {
             self.inputs.set_contact(b, force, torque);
         }
         let fixed_changed = |x: usize| changed.contains(&x) && self.bodies[x].is_fixed();
-        self.ledger = old.ledger.inherit(&map, fixed_changed);
+        // Collisions of these bodies are undone (and computed again after a back-up).
+        let void = |x: usize| fixed_changed(x) || recollide.contains(&x);
+        self.ledger = old.ledger.inherit(map, void);
         let mut back_ups = Vec::new();
         for r in &old.records {
             match (map[r.bodies.0], map[r.bodies.1]) {
-                (Some(a), Some(b)) if !fixed_changed(a) && !fixed_changed(b) => {
+                (Some(a), Some(b)) if !void(a) && !void(b) => {
                     self.records.push(Collision {
                         bodies: (a, b),
                         ..*r
                     });
                 }
-                // A fixed body moved or went away: what bounced off it must move on.
+                // A fixed body moved or went away, or a body collides otherwise now: what
+                // bounced off it must move on.
                 (a, b) => back_ups.extend(
                     [a, b]
                         .into_iter()

@@ -35,7 +35,7 @@ struct Swept {
 /// window (a jam resolved again and again) would otherwise pile up a record per back-up, and
 /// every truncation and lookup would walk them all.
 ///
-/// Each body's records are shared on copy ([`KnownBoxes::copy_body`]) and copied only when
+/// Each body's records are shared on copy ([`KnownBoxes::inherit`]) and copied only when
 /// changed, so that handing them to the collider of an edited scene costs nothing per record.
 #[derive(Clone, Debug)]
 pub(crate) struct KnownBoxes {
@@ -149,15 +149,42 @@ impl KnownBoxes {
         }
     }
 
-    /// Copies what `other` (checked in the same windows) knows about its body `from` as what
-    /// this knows about body `to`.
-    pub fn copy_body(&mut self, to: usize, other: &KnownBoxes, from: usize) {
-        self.bodies[to] = other.bodies[from].clone();
-        for (k, boxes) in other.stretches.iter().enumerate() {
-            if boxes[from] != EMPTY {
-                self.widen(k, to, &boxes[from]);
+    /// Takes over what `other` (checked in the same windows, before an edit) knows: the
+    /// records of each of its bodies `o` that `keep(o)` names as body `b` here, and the
+    /// stretch boxes of every body `map` carries over (`map[o]`: its index here), which stay
+    /// supersets of the records (a body not kept is checked again from the start). Without
+    /// bodies added, removed or moved, the stretches are shared, not copied.
+    pub fn inherit(
+        &mut self,
+        other: &KnownBoxes,
+        map: &[Option<usize>],
+        keep: impl Fn(usize) -> Option<usize>,
+    ) {
+        for o in 0..map.len() {
+            if let Some(b) = keep(o) {
+                self.bodies[b] = other.bodies[o].clone();
             }
         }
+        let n = self.bodies.len();
+        let same = map.len() == n && map.iter().enumerate().all(|(o, &b)| b == Some(o));
+        self.forgotten = other.forgotten;
+        if same {
+            self.stretches = other.stretches.clone();
+            return;
+        }
+        self.stretches = other
+            .stretches
+            .iter()
+            .map(|boxes| {
+                let mut moved = vec![EMPTY; n];
+                for (o, b) in map.iter().enumerate() {
+                    if let (Some(b), Some(bounds)) = (b, boxes.get(o)) {
+                        moved[*b] = *bounds;
+                    }
+                }
+                Arc::new(moved)
+            })
+            .collect();
     }
 
     /// Forgets what lies wholly before `time`: no window reaches back before it any more.
@@ -333,7 +360,7 @@ mod tests {
         old.record(1, 0.0, 0.1, cube(2.0));
         old.record(1, 0.1, 0.2, cube(4.0));
         let mut new = KnownBoxes::new(3, 0.0, 0.1);
-        new.copy_body(2, &old, 1);
+        new.inherit(&old, &[None, Some(2)], |o| (o == 1).then_some(2));
         let mut found = Vec::new();
         new.near(&cube(4.0), 0.12, 0.18, &mut found);
         assert_eq!(found, vec![2]);

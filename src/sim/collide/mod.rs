@@ -58,7 +58,7 @@ use crate::geom::contact_region;
 use crate::geom::distance::ShapePairCache;
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::physics::{FreeLoads, InteractionInputs, Model, BODY_VARIABLES};
+use crate::sim::physics::{FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
@@ -83,6 +83,10 @@ const MAX_WINDOW: f64 = 0.01;
 fn check_window(step: f64) -> f64 {
     step / (step / MAX_WINDOW).ceil().max(1.0)
 }
+
+/// In `Detector::body_of_var`, a variable of no body (an unused block, see
+/// [`Model`](crate::sim::physics::Model)).
+const NO_BODY: u32 = u32::MAX;
 
 /// Shapes closer than this fraction of the sum of their reaches count as touching.
 const DISTANCE_TOLERANCE: f64 = 1e-6;
@@ -127,7 +131,12 @@ impl Collider {
     /// A collider for `model`, compiled from `scene`; nothing is checked yet.
     pub fn new(scene: &Scene, model: &Model) -> Collider {
         Collider {
-            shared: Arc::new(Mutex::new(Detector::new(scene, model))),
+            shared: Arc::new(Mutex::new(Detector::new(
+                scene,
+                model,
+                model.free_loads(None),
+                collision_bodies(scene, model, |_| None),
+            ))),
         }
     }
 
@@ -146,23 +155,51 @@ impl Collider {
         self.lock().warnings.clone()
     }
 
-    /// Takes over what `old` (the collider of the scene before an edit) knew that still holds:
-    /// each body's checked time and the collisions between bodies that kept their names,
-    /// except for the bodies in `changed` (their equations or initial values changed), which
-    /// are checked again from the start. Returns moving bodies and the times from which their
-    /// motion must be backed up because a *fixed* body changed or went away (a moving body's
-    /// components are reset by the update itself, a fixed body has none): the partners of its
-    /// forgotten collisions, from those collisions, and the bodies whose checked motion came
-    /// near its new place, from the first time it did.
-    pub fn inherit(
-        &self,
+    /// The collider of `scene`, compiled as `model`, after an edit of the scene that `old` is
+    /// the collider of. Takes over what `old` knew that still holds: each body's checked time
+    /// and the collisions between bodies that kept their names, except for the bodies in
+    /// `changed` (their equations or initial values changed), which are checked again from
+    /// the start; with `reuse_loads` (the edit kept the model's trajectories), also the
+    /// compiled loads of the bodies not in `changed`. Returns the collider, and moving bodies
+    /// and the times from which their motion must be backed up because a *fixed* body changed
+    /// or went away (a moving body's components are reset by the update itself, a fixed body
+    /// has none), or because a body of `recollide` now collides otherwise (its restitution or
+    /// friction changed): the partners of such a body's forgotten collisions, from those
+    /// collisions, and for a fixed body the bodies whose checked motion came near its new
+    /// place, from the first time it did.
+    pub fn after_edit(
+        scene: &Scene,
+        model: &Model,
         old: &Collider,
-        old_model: &Model,
         changed: &HashSet<usize>,
-    ) -> Vec<(usize, f64)> {
-        let old = old.lock();
-        let mut new = self.lock();
-        new.inherit(&old, old_model, changed)
+        recollide: &HashSet<usize>,
+        reuse_loads: bool,
+    ) -> (Collider, Vec<(usize, f64)>) {
+        let mut old = old.lock();
+        let map: Vec<Option<usize>> = old
+            .bodies
+            .iter()
+            .map(|b| model.body_index(&b.model.name))
+            .collect();
+        let reuse = reuse_loads.then(|| Reuse {
+            earlier: &mut old.free,
+            map: &map,
+            changed,
+        });
+        let free = model.free_loads(reuse);
+        let mut before = vec![None; model.bodies().len()];
+        for (o, &b) in map.iter().enumerate() {
+            if let Some(b) = b.filter(|b| !changed.contains(b)) {
+                before[b] = Some(o);
+            }
+        }
+        let bodies = collision_bodies(scene, model, |b| Some(&old.bodies[before[b]?]));
+        let mut detector = Detector::new(scene, model, free, bodies);
+        let back_ups = detector.inherit(&old, &map, changed, recollide);
+        let collider = Collider {
+            shared: Arc::new(Mutex::new(detector)),
+        };
+        (collider, back_ups)
     }
 
     /// Moves the time up to which windows are checked (at first the scene's finish). A live
@@ -233,7 +270,7 @@ struct Detector {
     /// The fixed bodies with a shape.
     fixed_shaped: Vec<usize>,
     linked: HashSet<(usize, usize)>,
-    /// The body of each state variable.
+    /// The body of each state variable ([`NO_BODY`] for the variables of no body).
     body_of_var: Vec<u32>,
     start: f64,
     /// Windows are checked up to here.
@@ -271,12 +308,11 @@ struct Detector {
 }
 
 impl Detector {
-    fn new(scene: &Scene, model: &Model) -> Detector {
-        let bodies = collision_bodies(scene, model);
-        let mut body_of_var = Vec::with_capacity(model.system().len());
+    fn new(scene: &Scene, model: &Model, free: FreeLoads, bodies: Vec<CollisionBody>) -> Detector {
+        let mut body_of_var = vec![NO_BODY; model.system().len()];
         for (b, body) in bodies.iter().enumerate() {
-            if body.model.vars.is_some() {
-                body_of_var.extend(std::iter::repeat_n(b as u32, BODY_VARIABLES));
+            if let Some(vars) = body.model.vars {
+                body_of_var[vars.first.index()..][..BODY_VARIABLES].fill(b as u32);
             }
         }
         let simulator = model.simulator();
@@ -320,7 +356,7 @@ impl Detector {
             ledger: Ledger::default(),
             contacts: Contacts::new(start),
             inputs,
-            free: model.free_loads(),
+            free,
             bodies,
         }
     }
@@ -346,7 +382,8 @@ impl Detector {
     fn bodies_of(&self, vars: &[VarId]) -> Vec<usize> {
         let mut list: Vec<usize> = vars
             .iter()
-            .filter_map(|v| self.body_of_var.get(v.index()).map(|&b| b as usize))
+            .filter_map(|v| self.body_of_var.get(v.index()).filter(|&&b| b != NO_BODY))
+            .map(|&b| b as usize)
             .collect();
         list.sort_unstable();
         list.dedup();

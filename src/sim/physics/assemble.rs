@@ -7,7 +7,7 @@ use super::error::PhysicsError;
 use super::kinematics::{Kinematics, Steering};
 use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
-use super::work::{self, ElementKind, WorkElement};
+use super::work::{self, ElementKind, Source, WorkElement};
 use crate::lang::ast::{Part, WordKind};
 use crate::lang::span::Span;
 use crate::scene::model::{ConstrainedVar, ExprVec, Expression, Scene};
@@ -23,7 +23,12 @@ const TRAJECTORY_ATTRIBUTES: &str = "x y z dx dy dz";
 /// Everything expressions can refer to, as nodes.
 pub(crate) struct World<'s> {
     pub bodies: Vec<BodyModel>,
-    pub kinematics: Vec<Kinematics>,
+    /// Per body, its state as nodes, made when first used (an update assembling a few bodies
+    /// makes only theirs and those they read).
+    kinematics: Vec<Option<Kinematics>>,
+    /// Per body, the trajectories steering its angular velocity, until its kinematics take
+    /// them.
+    steering: Vec<Vec<Steering>>,
     pub symbols: SymbolTable,
     body_index: HashMap<&'s str, usize>,
     trajectory_index: HashMap<&'s str, usize>,
@@ -57,54 +62,57 @@ pub(crate) struct Assembled {
     pub works: Vec<WorkElement>,
 }
 
+/// The scene's bodies and trajectories by name, each name checked to be used once.
+pub(crate) type Names<'s> = (HashMap<&'s str, usize>, HashMap<&'s str, usize>);
+
+/// Indexes the scene's bodies and trajectories by name; fails on a name defined twice.
+pub(crate) fn names(scene: &Scene) -> Result<Names<'_>, PhysicsError> {
+    let mut body_index = HashMap::with_capacity(scene.bodies.len());
+    for (i, b) in scene.bodies.iter().enumerate() {
+        if body_index.insert(b.name.as_str(), i).is_some() {
+            return Err(PhysicsError::model(
+                format!("body {} is defined twice", b.name),
+                Some(b.origin.command),
+            ));
+        }
+    }
+    let mut trajectory_index = HashMap::new();
+    for (i, t) in scene.trajectories.iter().enumerate() {
+        if trajectory_index.insert(t.name.as_str(), i).is_some() {
+            return Err(PhysicsError::model(
+                format!("trajectory {} is defined twice", t.name),
+                Some(t.origin.command),
+            ));
+        }
+    }
+    Ok((body_index, trajectory_index))
+}
+
 impl<'s> Assembly<'s> {
-    /// Starts from `bodies` (variables already assigned) with no forces.
+    /// Starts from `bodies` (variables already assigned) with no forces, writing into `pool`
+    /// with the numbering `symbols` (an earlier model's, when an update adds to them).
     pub fn new(
         scene: &'s Scene,
         bodies: Vec<BodyModel>,
-        variables: usize,
-        inputs: usize,
-    ) -> Result<Assembly<'s>, PhysicsError> {
-        let mut body_index = HashMap::with_capacity(bodies.len());
-        for (i, b) in scene.bodies.iter().enumerate() {
-            if body_index.insert(b.name.as_str(), i).is_some() {
-                return Err(PhysicsError::model(
-                    format!("body {} is defined twice", b.name),
-                    Some(b.origin.command),
-                ));
-            }
-        }
-        let mut trajectory_index = HashMap::new();
-        for (i, t) in scene.trajectories.iter().enumerate() {
-            if trajectory_index.insert(t.name.as_str(), i).is_some() {
-                return Err(PhysicsError::model(
-                    format!("trajectory {} is defined twice", t.name),
-                    Some(t.origin.command),
-                ));
-            }
-        }
-        let mut pool = Pool::new();
-        let mut symbols = SymbolTable::new(variables, inputs);
-        let mut steering = steering(scene, &body_index, &mut pool, &mut symbols);
-        let kinematics = bodies
-            .iter()
-            .zip(&mut steering)
-            .map(|(b, steering)| match b.vars {
-                Some(vars) => Kinematics::moving(&mut pool, b, vars, std::mem::take(steering)),
-                None => Kinematics::fixed(&mut pool, b),
-            })
-            .collect();
-        let blocks = bodies
+        mut pool: Pool,
+        mut symbols: SymbolTable,
+        names: Names<'s>,
+    ) -> Assembly<'s> {
+        let (body_index, trajectory_index) = names;
+        let steering = steering(scene, &body_index, &mut pool, &mut symbols);
+        let mut blocks: Vec<(VarId, usize)> = bodies
             .iter()
             .enumerate()
             .filter_map(|(i, b)| b.vars.map(|v| (v.first, i)))
             .collect();
+        blocks.sort_unstable();
         let loads = bodies.iter().map(|_| Load::default()).collect();
-        Ok(Assembly {
+        Assembly {
             pool,
             world: World {
+                kinematics: bodies.iter().map(|_| None).collect(),
+                steering,
                 bodies,
-                kinematics,
                 symbols,
                 body_index,
                 trajectory_index,
@@ -113,7 +121,7 @@ impl<'s> Assembly<'s> {
             loads,
             springs: Vec::new(),
             works: Vec::new(),
-        })
+        }
     }
 
     /// The node of a scene expression.
@@ -144,7 +152,7 @@ impl<'s> Assembly<'s> {
         for s in symbols {
             let rate = match self.world.symbols.meaning(s) {
                 Meaning::Time => Pool::ONE,
-                Meaning::State(var) => match self.world.kinematic_rate(var) {
+                Meaning::State(var) => match self.world.kinematic_rate(&mut self.pool, var) {
                     Some(rate) => rate,
                     None => continue,
                 },
@@ -165,16 +173,16 @@ impl<'s> Assembly<'s> {
     }
 
     /// Adds `force` and `torque` (about the centre of mass) on moving body `body` to its load,
-    /// and to the work element `kind` from `span` (a new element unless `same` continues the
-    /// last one, as a link's reaction on its second body does).
+    /// and to the work element `kind` of `source` from `span` (a new element unless `same`
+    /// continues the last one, as a link's reaction on its second body does).
     pub fn load(
         &mut self,
         body: usize,
         force: Vec3,
         torque: Option<Vec3>,
-        element: (ElementKind, Option<Span>, bool),
+        element: (ElementKind, Source, Option<Span>, bool),
     ) {
-        let (kind, span, same) = element;
+        let (kind, source, span, same) = element;
         let load = &mut self.loads[body];
         load.forces.push(force);
         load.torques.extend(torque);
@@ -187,6 +195,7 @@ impl<'s> Assembly<'s> {
             Some(last) if same => last.parts.push(part),
             _ => self.works.push(WorkElement {
                 kind,
+                source,
                 span,
                 parts: vec![part],
             }),
@@ -226,13 +235,17 @@ impl<'s> Assembly<'s> {
         }
     }
 
-    /// The right-hand sides of all variables, in variable order: `x' = dx`, `q' = ½ ω ⊗ q`,
-    /// `v' = F / m`, `L' = τ`.
-    pub fn equations(&mut self, variables: usize) -> Vec<Node> {
-        let mut rhs = vec![Pool::ZERO; variables];
-        for (i, body) in self.world.bodies.iter().enumerate() {
-            let Some(vars) = body.vars else { continue };
-            let k = &self.world.kinematics[i];
+    /// The right-hand sides of the variables of the moving bodies among `bodies`:
+    /// `x' = dx`, `q' = ½ ω ⊗ q`, `v' = F / m`, `L' = τ`.
+    pub fn equations(&mut self, bodies: impl Iterator<Item = usize>) -> Vec<(VarId, Node)> {
+        let mut rhs = Vec::new();
+        for i in bodies {
+            let Some(vars) = self.world.bodies[i].vars else {
+                continue;
+            };
+            self.world.kinematics(&mut self.pool, i);
+            let body = &self.world.bodies[i];
+            let k = self.world.kinematics[i].as_ref().expect("made just above");
             let load = &self.loads[i];
             let force = sum_vectors(&mut self.pool, &load.forces);
             let torque = sum_vectors(&mut self.pool, &load.torques);
@@ -250,7 +263,7 @@ impl<'s> Assembly<'s> {
             ];
             for (offset, nodes) in blocks {
                 for (j, &node) in nodes.iter().enumerate() {
-                    rhs[vars.at(offset + j).index()] = node;
+                    rhs.push((vars.at(offset + j), node));
                 }
             }
         }
@@ -353,6 +366,16 @@ fn sum_vectors(pool: &mut Pool, vectors: &[Vec3]) -> Vec3 {
 }
 
 impl World<'_> {
+    /// Body `body`'s state as nodes, made on first use.
+    pub fn kinematics(&mut self, pool: &mut Pool, body: usize) -> &mut Kinematics {
+        let b = &self.bodies[body];
+        let steering = &mut self.steering[body];
+        self.kinematics[body].get_or_insert_with(|| match b.vars {
+            Some(vars) => Kinematics::moving(pool, b, vars, std::mem::take(steering)),
+            None => Kinematics::fixed(pool, b),
+        })
+    }
+
     /// The body owning variable `var` and the variable's offset in its block.
     fn owner(&self, var: VarId) -> Option<(usize, usize)> {
         let k = self.blocks.partition_point(|&(first, _)| first <= var);
@@ -362,9 +385,9 @@ impl World<'_> {
     }
 
     /// The rate of a position or orientation variable, if it is one.
-    fn kinematic_rate(&self, var: VarId) -> Option<Node> {
+    fn kinematic_rate(&mut self, pool: &mut Pool, var: VarId) -> Option<Node> {
         let (body, offset) = self.owner(var)?;
-        let k = &self.kinematics[body];
+        let k = self.kinematics(pool, body);
         match offset {
             o if o < slot::ROTATION => Some(k.velocity.to_array()[o - slot::POSITION]),
             o if o < slot::VELOCITY => Some(k.rotation_rate?.to_array()[o - slot::ROTATION]),
@@ -446,7 +469,8 @@ impl World<'_> {
     }
 
     fn body_attribute(&mut self, pool: &mut Pool, body: usize, attr: &str) -> Option<Node> {
-        let k = &mut self.kinematics[body];
+        let mass = self.bodies[body].mass;
+        let k = self.kinematics(pool, body);
         let axis = |name: &str, names: [&str; 3]| names.iter().position(|&n| n == name);
         if let Some(i) = axis(attr, ["x", "y", "z"]) {
             return Some(k.position.to_array()[i]);
@@ -460,7 +484,7 @@ impl World<'_> {
         if let Some(i) = axis(attr, ["drx", "dry", "drz"]) {
             return Some(k.omega.to_array()[i]);
         }
-        (attr == "mass").then(|| pool.constant(self.bodies[body].mass))
+        (attr == "mass").then(|| pool.constant(mass))
     }
 }
 

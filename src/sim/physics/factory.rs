@@ -29,11 +29,12 @@ const DENSE_LIMIT: usize = 16;
 /// derivatives of every component (for ten thousand bodies that halves the memory), and
 /// building needs no lock.
 pub(crate) struct TapeFactory {
-    pool: Pool,
-    rhs: Vec<Node>,
-    symbols: SymbolTable,
-    curves: Curves,
-    inputs: InteractionInputs,
+    pub pool: Pool,
+    /// Per state variable, its right-hand side in `pool`.
+    pub rhs: Vec<Node>,
+    pub symbols: SymbolTable,
+    pub curves: Curves,
+    pub inputs: InteractionInputs,
 }
 
 impl TapeFactory {
@@ -57,12 +58,19 @@ impl TapeFactory {
 impl TapeFactory {
     /// What the energy ledger needs to evaluate the scene's loads.
     pub fn evaluation<'a>(&'a self, bodies: &'a [BodyModel]) -> Evaluation<'a> {
+        let mut owners = vec![None; self.rhs.len()];
+        for (b, body) in bodies.iter().enumerate() {
+            for var in body.vars.iter().flat_map(|v| v.all()) {
+                owners[var.index()] = Some(b);
+            }
+        }
         Evaluation {
             pool: &self.pool,
             symbols: &self.symbols,
             curves: &self.curves,
             inputs: &self.inputs,
             bodies,
+            owners,
         }
     }
 }

@@ -9,14 +9,14 @@
 use super::assemble::Assembly;
 use super::error::PhysicsError;
 use super::symbols::Channel;
-use super::work::ElementKind;
+use super::work::{ElementKind, Source};
 use crate::scene::model::{Force, ForceKind, ForceValue};
 use crate::sym::Vec3;
 
 impl Assembly<'_> {
-    /// Adds `force` to the load of its body. Forces on fixed bodies have no effect, but their
-    /// expressions are still checked.
-    pub fn add_force(&mut self, force: &Force) -> Result<(), PhysicsError> {
+    /// Adds `force`, the scene's force number `index`, to the load of its body. Forces on
+    /// fixed bodies have no effect, but their expressions are still checked.
+    pub fn add_force(&mut self, index: usize, force: &Force) -> Result<(), PhysicsError> {
         let word = match force.kind {
             ForceKind::Force => "force",
             ForceKind::Torque => "torque",
@@ -57,7 +57,9 @@ impl Assembly<'_> {
         let induced = if offset == nalgebra::Vector3::zeros() {
             None
         } else {
-            let arm = self.world.kinematics[body]
+            let arm = self
+                .world
+                .kinematics(&mut self.pool, body)
                 .point(&mut self.pool, &offset)
                 .arm;
             Some(arm.cross(&mut self.pool, value))
@@ -70,7 +72,7 @@ impl Assembly<'_> {
                 Some(value),
             ),
         };
-        self.load(body, force, torque, (kind, at, false));
+        self.load(body, force, torque, (kind, Source::Force(index), at, false));
         Ok(())
     }
 }

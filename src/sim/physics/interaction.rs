@@ -32,7 +32,8 @@
 //! back-up at the current time.
 
 use super::assemble::Assembly;
-use super::work::ElementKind;
+use super::symbols::input;
+use super::work::{ElementKind, Source};
 use crate::sym::Vec3;
 use nalgebra::Vector3;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -101,65 +102,74 @@ impl Pull {
 /// The external inputs of an interactive model, shared with its compiled equations: clones set
 /// the values every component reads. Setting is cheap (atomic stores) and may happen from any
 /// thread, but values should change only between steps.
+///
+/// A body's inputs are numbered by its *slot*, the number of its block of state variables
+/// (see [`Model`](super::Model)), not by its place in the scene, so that an edit that adds or
+/// removes bodies leaves every other body's inputs where its compiled equations read them. The
+/// values have room for more slots than the scene uses; a model outgrowing them is compiled
+/// anew with new values.
 #[derive(Clone, Debug)]
 pub struct InteractionInputs {
     values: Arc<[AtomicU64]>,
-    /// Per body (scene order): its first input and whether it is pullable; `None` for fixed
-    /// bodies and in models that are not interactive.
-    blocks: Arc<[Option<(usize, bool)>]>,
-    /// Per body: its first contact input; `None` for fixed bodies.
-    contact: Arc<[Option<usize>]>,
+    /// The slots the values have room for.
+    capacity: usize,
+    /// Whether bodies have push and pull inputs (an interactive model).
+    interactive: bool,
+    /// Per body (scene order): its slot and whether it is pullable; `None` for fixed bodies.
+    bodies: Arc<[Option<(usize, bool)>]>,
 }
 
 impl InteractionInputs {
-    /// Inputs for `bodies` bodies of which `moving(b)` ones move and `pullable` can be pulled;
-    /// with `pullable` `None`, no interaction inputs (a plain model), only contact inputs.
-    pub(crate) fn new(
-        bodies: usize,
-        moving: impl Fn(usize) -> bool,
-        pullable: Option<&Pullable>,
-    ) -> InteractionInputs {
-        let mut next = 0;
-        let blocks: Arc<[Option<(usize, bool)>]> = (0..bodies)
-            .map(|b| {
-                let pullable = pullable?;
-                if !moving(b) {
-                    return None;
-                }
-                let first = next;
-                next += INPUTS_PER_BODY;
-                Some((first, pullable.includes(b)))
-            })
-            .collect();
-        let contact: Arc<[Option<usize>]> = (0..bodies)
-            .map(|b| {
-                moving(b).then(|| {
-                    next += CONTACT_INPUTS;
-                    next - CONTACT_INPUTS
-                })
-            })
-            .collect();
+    /// Inputs for bodies whose slots `slots` gives per body (`None` for fixed ones), of which
+    /// `pullable` can be pulled; with `pullable` `None`, no interaction inputs (a plain
+    /// model), only contact inputs. The values have room for twice the slots used.
+    pub(crate) fn new(slots: &[Option<usize>], pullable: Option<&Pullable>) -> InteractionInputs {
+        let used = slots.iter().flatten().map(|&s| s + 1).max().unwrap_or(0);
+        let capacity = (2 * used).max(16);
+        let per_slot = CONTACT_INPUTS
+            + if pullable.is_some() {
+                INPUTS_PER_BODY
+            } else {
+                0
+            };
         InteractionInputs {
-            values: (0..next).map(|_| AtomicU64::new(0)).collect(),
-            blocks,
-            contact,
+            values: (0..capacity * per_slot)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            capacity,
+            interactive: pullable.is_some(),
+            bodies: bodies(slots, pullable),
         }
     }
 
-    /// These inputs if `other`, the inputs of a model of an earlier version of the scene, have
-    /// the same layout, else `other` itself: a model recompiled after an edit then shares
-    /// its inputs with the components it keeps, whose compiled equations read `other`.
-    pub(crate) fn or_same_as(self, other: &InteractionInputs) -> InteractionInputs {
-        if self.blocks == other.blocks && self.contact == other.contact {
-            other.clone()
-        } else {
-            self
-        }
+    /// These inputs for bodies in the slots `slots` (as [`InteractionInputs::new`]), sharing
+    /// the values, if they have room for them.
+    pub(crate) fn rearranged(
+        &self,
+        slots: &[Option<usize>],
+        pullable: Option<&Pullable>,
+    ) -> Option<InteractionInputs> {
+        let fits = slots.iter().flatten().all(|&s| s < self.capacity);
+        (fits && pullable.is_some() == self.interactive).then(|| InteractionInputs {
+            values: self.values.clone(),
+            capacity: self.capacity,
+            interactive: self.interactive,
+            bodies: bodies(slots, pullable),
+        })
     }
 
     /// Whether these inputs are `other`'s (the same values, not a copy).
     pub(crate) fn shared_with(&self, other: &InteractionInputs) -> bool {
         Arc::ptr_eq(&self.values, &other.values)
+    }
+
+    /// The first contact input: every input from it on is one.
+    fn first_contact(&self) -> usize {
+        if self.interactive {
+            self.capacity * INPUTS_PER_BODY
+        } else {
+            0
+        }
     }
 
     /// Number of inputs over all bodies.
@@ -179,7 +189,7 @@ impl InteractionInputs {
         force: Vector3<f64>,
         torque: Vector3<f64>,
     ) -> bool {
-        let Some(&Some(first)) = self.contact.get(body) else {
+        let Some(first) = self.contact_block(body) else {
             return false;
         };
         self.store(first, force.as_slice());
@@ -189,23 +199,24 @@ impl InteractionInputs {
 
     /// Body `body`'s first contact input.
     pub(crate) fn contact_block(&self, body: usize) -> Option<usize> {
-        self.contact.get(body).copied().flatten()
+        let (slot, _) = self.bodies.get(body).copied().flatten()?;
+        Some(self.first_contact() + slot * CONTACT_INPUTS)
     }
 
     /// Whether body `body` can be pushed (it moves, and the model is interactive).
     pub fn can_push(&self, body: usize) -> bool {
-        self.blocks.get(body).is_some_and(Option::is_some)
+        self.block(body).is_some()
     }
 
     /// Whether body `body` can be pulled.
     pub fn can_pull(&self, body: usize) -> bool {
-        matches!(self.blocks.get(body), Some(Some((_, true))))
+        matches!(self.block(body), Some((_, true)))
     }
 
     /// Pushes body `body` with `force` (zero to stop). Returns false, changing nothing, if the
     /// body cannot be pushed.
     pub fn set_push(&self, body: usize, force: Vector3<f64>) -> bool {
-        let Some(&Some((first, _))) = self.blocks.get(body) else {
+        let Some((first, _)) = self.block(body) else {
             return false;
         };
         self.store(first + offset::PUSH, force.as_slice());
@@ -215,7 +226,7 @@ impl InteractionInputs {
     /// Pulls body `body`, or stops pulling it with `None`. Returns false, changing nothing, if
     /// the body cannot be pulled.
     pub fn set_pull(&self, body: usize, pull: Option<&Pull>) -> bool {
-        let Some(&Some((first, true))) = self.blocks.get(body) else {
+        let Some((first, true)) = self.block(body) else {
             return false;
         };
         let released = Pull {
@@ -245,44 +256,61 @@ impl InteractionInputs {
 
     /// Body `body`'s first input and whether it is pullable.
     pub(crate) fn block(&self, body: usize) -> Option<(usize, bool)> {
-        self.blocks.get(body).copied().flatten()
+        if !self.interactive {
+            return None;
+        }
+        let (slot, pullable) = self.bodies.get(body).copied().flatten()?;
+        Some((slot * INPUTS_PER_BODY, pullable))
     }
+}
+
+/// Per body, its slot and whether `pullable` includes it.
+fn bodies(slots: &[Option<usize>], pullable: Option<&Pullable>) -> Arc<[Option<(usize, bool)>]> {
+    slots
+        .iter()
+        .enumerate()
+        .map(|(b, slot)| slot.map(|s| (s, pullable.is_some_and(|p| p.includes(b)))))
+        .collect()
 }
 
 impl Assembly<'_> {
     /// Adds the push on body `body` whose inputs start at `first`, and the pull if `pull`.
     pub fn add_interaction(&mut self, body: usize, first: usize, pull: bool) {
-        let symbols = &self.world.symbols;
         let inputs = |pool: &mut crate::sym::Pool, at: usize| {
-            Vec3::symbols(pool, [0, 1, 2].map(|k| symbols.input(first + at + k)))
+            Vec3::symbols(pool, [0, 1, 2].map(|k| input(first + at + k)))
         };
         let pool = &mut self.pool;
         let push = inputs(pool, offset::PUSH);
         let spring = pull.then(|| {
             let arm = inputs(pool, offset::ARM);
             let target = inputs(pool, offset::TARGET);
-            let stiffness = pool.symbol(symbols.input(first + offset::STIFFNESS));
-            let damping = pool.symbol(symbols.input(first + offset::DAMPING));
-            let point = self.world.kinematics[body].point_at(pool, arm);
+            let stiffness = pool.symbol(input(first + offset::STIFFNESS));
+            let damping = pool.symbol(input(first + offset::DAMPING));
+            let point = self.world.kinematics(pool, body).point_at(pool, arm);
             let gap = target.sub(pool, point.position);
             let spring = gap.scale(pool, stiffness);
             let damper = point.velocity.scale(pool, damping);
             let force = spring.sub(pool, damper);
             (force, point.arm.cross(pool, force))
         });
-        self.load(body, push, None, (ElementKind::Push, None, false));
+        let source = Source::Body(body);
+        self.load(body, push, None, (ElementKind::Push, source, None, false));
         let Some((force, torque)) = spring else {
             return;
         };
-        self.load(body, force, Some(torque), (ElementKind::Pull, None, false));
+        self.load(
+            body,
+            force,
+            Some(torque),
+            (ElementKind::Pull, source, None, false),
+        );
     }
 
     /// Adds the contact force and torque on body `body` whose contact inputs start at `first`.
     pub fn add_contact(&mut self, body: usize, first: usize) {
-        let symbols = &self.world.symbols;
         let pool = &mut self.pool;
         let [force, torque] =
-            [0, 3].map(|at| Vec3::symbols(pool, [0, 1, 2].map(|k| symbols.input(first + at + k))));
+            [0, 3].map(|at| Vec3::symbols(pool, [0, 1, 2].map(|k| input(first + at + k))));
         self.load_without_work(body, force, torque);
     }
 }

@@ -15,7 +15,7 @@
 use super::assemble::Assembly;
 use super::error::PhysicsError;
 use super::symbols::Channel;
-use super::work::ElementKind;
+use super::work::{ElementKind, Source};
 use crate::lang::span::Span;
 use crate::scene::model::{Link, LinkTarget};
 use crate::sym::Vec3;
@@ -70,7 +70,11 @@ impl Assembly<'_> {
                     ));
                 }
                 check_offset(&offset2.value, link, offset2.span)?;
-                let point = self.world.kinematics[second].point(&mut self.pool, &offset2.value);
+                let pool = &mut self.pool;
+                let point = self
+                    .world
+                    .kinematics(pool, second)
+                    .point(pool, &offset2.value);
                 Target {
                     position: point.position,
                     velocity: point.velocity,
@@ -111,7 +115,10 @@ impl Assembly<'_> {
             span: link.origin.command,
         });
         let pool = &mut self.pool;
-        let point = self.world.kinematics[first].point(pool, &link.offset1.value);
+        let point = self
+            .world
+            .kinematics(pool, first)
+            .point(pool, &link.offset1.value);
         let separation = point.position.sub(pool, target.position);
         let relative = point.velocity.sub(pool, target.velocity);
         let spring = separation.scale_by(pool, -k);
@@ -120,7 +127,8 @@ impl Assembly<'_> {
         let mut same = false;
         if !self.world.bodies[first].is_fixed() {
             let torque = point.arm.cross(&mut self.pool, force);
-            self.load(first, force, Some(torque), (ElementKind::Link, at, false));
+            let element = (ElementKind::Link, Source::Link(index), at, false);
+            self.load(first, force, Some(torque), element);
             same = true;
         }
         if let Some((second, arm)) = target.body {
@@ -132,7 +140,7 @@ impl Assembly<'_> {
                     second,
                     reaction,
                     Some(torque),
-                    (ElementKind::Link, at, same),
+                    (ElementKind::Link, Source::Link(index), at, same),
                 );
             }
         }

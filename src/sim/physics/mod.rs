@@ -60,6 +60,7 @@ mod factory;
 mod forces;
 pub mod interaction;
 mod kinematics;
+mod layout;
 mod links;
 mod model;
 mod motion;
@@ -68,6 +69,7 @@ mod symbols;
 #[cfg(test)]
 mod tests;
 pub mod trajectory;
+mod update;
 pub mod work;
 
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};
@@ -77,5 +79,6 @@ pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;
 pub use trajectory::Constraint;
-pub(crate) use work::FreeLoads;
+pub use update::ModelUpdate;
 pub use work::{ElementKind as WorkKind, Work};
+pub(crate) use work::{FreeLoads, Reuse};

@@ -1,23 +1,24 @@
 //! A scene compiled to equations of motion: the [`Model`] the simulator runs.
 
-use super::assemble::{Assembled, Assembly};
-use super::body::{shape_mass_properties, slot, BodyModel, BodyVars, InitialState, BODY_VARIABLES};
+use super::assemble::{names, Assembled, Assembly};
+use super::body::{shape_mass_properties, BodyModel, BODY_VARIABLES};
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
 use super::interaction::{InteractionInputs, Pullable};
+use super::layout::{block, slot_of, variable_name, Layout};
 use super::links::Spring;
 use super::motion::SceneMotion;
-use super::symbols::Meaning;
+use super::symbols::{Meaning, SymbolTable};
 use super::trajectory::{constrain, Constraint, Curves};
-use super::work::{FreeLoads, Work, WorkElement};
+use super::work::{FreeLoads, Reuse, Work, WorkElement};
 use crate::geom::MassProperties;
-use crate::scene::model::{ConstrainedVar, Scene, Simulator};
-use crate::scene::{ChangeKind, ElementKind, SceneDiff};
+use crate::scene::model::{Body, ConstrainedVar, LinkTarget, Scene, Simulator};
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
     Tolerance, VarId,
 };
-use std::collections::HashMap;
+use crate::sym::{Node, Pool};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// The smallest step, as a fraction of the simulated span: a component that needs shorter steps
@@ -33,24 +34,32 @@ const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
 ///
 /// Built once per scene by [`Model::compile`]; [`Model::simulation`] makes a
 /// [`Simulation`] of it (any number of times, with any [`Options`]). After an edit,
-/// [`Model::update`] shares the equations with the model of the scene before it where the edit
-/// left them alone.
+/// [`Model::update`] assembles again only the equations of the bodies the edit reached.
 pub struct Model {
-    bodies: Arc<[BodyModel]>,
-    index: Arc<HashMap<String, usize>>,
-    constraints: Arc<[Vec<Constraint>]>,
-    springs: Vec<Spring>,
-    system: System,
-    factory: Arc<TapeFactory>,
-    inputs: InteractionInputs,
+    pub(super) bodies: Arc<[BodyModel]>,
+    pub(super) index: Arc<HashMap<String, usize>>,
+    /// Per body, the intervals over which trajectories constrain it.
+    pub(super) constraints: Vec<Vec<Constraint>>,
+    pub(super) springs: Vec<Spring>,
+    pub(super) system: System,
+    pub(super) factory: TapeFactory,
     /// The bodies that can be pulled, for an interactive model.
-    pullable: Option<Pullable>,
-    simulator: Simulator,
+    pub(super) pullable: Option<Pullable>,
+    pub(super) simulator: Simulator,
     /// Per state variable, whether its equation reads nothing but state variables and inputs
     /// (contact loads, live mode's pushes and pulls): no time, no trajectory.
-    state_only: Vec<bool>,
-    /// The elements that do work on the bodies, for the energy ledger.
-    works: Arc<[WorkElement]>,
+    pub(super) state_only: Vec<bool>,
+    /// The elements that do work on the bodies, for the energy ledger, in scene order.
+    pub(super) works: Vec<WorkElement>,
+    /// The moving bodies' blocks of variables, by name.
+    pub(super) layout: Layout,
+    /// The scene's trajectories, in order: the channels the equations read are numbered by
+    /// their place.
+    pub(super) trajectories: Vec<String>,
+    /// How many forces and links the scene has.
+    pub(super) elements: (usize, usize),
+    /// The pool's size when the model was last compiled whole.
+    pub(super) compiled_nodes: usize,
 }
 
 impl Model {
@@ -68,111 +77,45 @@ impl Model {
         Model::build(scene, Some(pullable), None)
     }
 
-    /// The model of `scene`, an edit that `changes` describes of the scene this model was
-    /// compiled from. An edit of only the initial values of moving bodies (or of only how the
-    /// scene looks) leaves every equation as it was: the new model shares them, its bodies'
-    /// and variables' initial values are read anew, and the links are located in the new text.
-    /// Any other edit compiles `scene` as this model was compiled (interactive or not).
-    pub fn update(&self, scene: &Scene, changes: &SceneDiff) -> Result<Model, PhysicsError> {
-        if !self.equations_unchanged(scene, changes) {
-            return Model::build(scene, self.pullable.as_ref(), Some(&self.inputs));
-        }
-        let mut bodies = self.bodies.to_vec();
-        let mut system = self.system.clone();
-        for name in &changes.initial_changed {
-            let b = self.index[name.as_str()];
-            let body = &mut bodies[b];
-            body.initial = InitialState::of(&scene.bodies[b])?;
-            let vars = body
-                .vars
-                .expect("only moving bodies' initial values change here");
-            for (k, value) in body.initial_values().into_iter().enumerate() {
-                system.set_initial(vars.at(k), value);
-            }
-        }
-        let mut springs = self.springs.clone();
-        for spring in &mut springs {
-            spring.span = scene.links[spring.link].origin.command;
-        }
-        Ok(Model {
-            bodies: bodies.into(),
-            index: self.index.clone(),
-            constraints: self.constraints.clone(),
-            springs,
-            system,
-            factory: self.factory.clone(),
-            inputs: self.inputs.clone(),
-            pullable: self.pullable.clone(),
-            simulator: scene.simulator.clone(),
-            state_only: self.state_only.clone(),
-            works: self.works.clone(),
-        })
-    }
-
-    /// Whether `scene`, the edit `changes` describes, has this model's equations: its bodies
-    /// are this model's, in the same order, and the edit changed nothing but the initial values
-    /// of moving bodies and how things look.
-    fn equations_unchanged(&self, scene: &Scene, changes: &SceneDiff) -> bool {
-        let only_initial_or_looks = changes.changes.iter().all(|c| match (c.kind, c.change) {
-            (ElementKind::Light | ElementKind::Camera, _) => true,
-            (ElementKind::Body, ChangeKind::Changed(aspects)) => !aspects.equations,
-            _ => false,
-        });
-        let same_bodies = scene.bodies.len() == self.bodies.len()
-            && scene
-                .bodies
-                .iter()
-                .zip(self.bodies.iter())
-                .all(|(new, old)| new.name == old.name);
-        let moving = |name: &String| {
-            self.body_index(name)
-                .is_some_and(|b| !self.bodies[b].is_fixed())
-        };
-        // Links are matched by index: the same bodies and tightness there.
-        let same_links = self.springs.iter().all(|spring| {
-            scene.links.get(spring.link).is_some_and(|link| {
-                link.body1 == self.bodies[spring.bodies.0].name
-                    && link.tightness.value == spring.tightness
-            })
-        });
-        only_initial_or_looks
-            && same_bodies
-            && changes.equations_changed.is_empty()
-            && changes.initial_changed.iter().all(moving)
-            && same_links
-    }
-
-    /// Compiles `scene`; with the `earlier` inputs of a model of an earlier version of it,
-    /// shares them when they are laid out alike (see [`InteractionInputs::or_same_as`]).
-    fn build(
+    /// Compiles `scene` whole; with the `earlier` layout and inputs of a model of an earlier
+    /// version of it, keeps each body's variables and shares the inputs where they have room.
+    pub(super) fn build(
         scene: &Scene,
         pullable: Option<&Pullable>,
-        earlier: Option<&InteractionInputs>,
+        earlier: Option<(&Layout, &InteractionInputs)>,
     ) -> Result<Model, PhysicsError> {
         check_simulator(scene)?;
-        let bodies = body_models(scene)?;
-        let variables = bodies.iter().filter(|b| !b.is_fixed()).count() * BODY_VARIABLES;
-        let inputs = InteractionInputs::new(bodies.len(), |b| !bodies[b].is_fixed(), pullable);
-        let inputs = match earlier {
-            Some(earlier) => inputs.or_same_as(earlier),
-            None => inputs,
-        };
-        let mut assembly = Assembly::new(scene, bodies, variables, inputs.len())?;
-        for force in &scene.forces {
-            assembly.add_force(force)?;
-        }
-        for (index, link) in scene.links.iter().enumerate() {
-            assembly.add_link(index, link)?;
-        }
-        for body in 0..scene.bodies.len() {
-            if let Some((first, pull)) = inputs.block(body) {
-                assembly.add_interaction(body, first, pull);
+        let names = names(scene)?;
+        let mut bodies = body_models(scene)?;
+        let mut layout = earlier
+            .map(|(layout, _)| layout.clone())
+            .unwrap_or_default();
+        let moving: HashSet<&str> = bodies
+            .iter()
+            .zip(&scene.bodies)
+            .filter(|(_, body)| !body.fixed)
+            .map(|(b, _)| b.name.as_str())
+            .collect();
+        let stopped: Vec<&str> = layout.names().filter(|n| !moving.contains(n)).collect();
+        let moving_in_order = scene
+            .bodies
+            .iter()
+            .filter(|b| !b.fixed)
+            .map(|b| b.name.as_str());
+        let plan = layout.plan(moving_in_order, stopped.into_iter());
+        layout.apply(&plan);
+        for (body, given) in bodies.iter_mut().zip(&scene.bodies) {
+            if !given.fixed {
+                body.vars = layout.slot(&body.name).map(block);
             }
-            if let Some(first) = inputs.contact_block(body) {
-                assembly.add_contact(body, first);
-            }
         }
-        let rhs = assembly.equations(variables);
+        let slots: Vec<Option<usize>> = bodies.iter().map(|b| b.vars.map(slot_of)).collect();
+        let inputs = earlier
+            .and_then(|(_, inputs)| inputs.rearranged(&slots, pullable))
+            .unwrap_or_else(|| InteractionInputs::new(&slots, pullable));
+        let mut assembly = Assembly::new(scene, bodies, Pool::new(), SymbolTable::new(), names);
+        let all: Vec<usize> = (0..scene.bodies.len()).collect();
+        let equations = assemble(&mut assembly, scene, &inputs, &all, &|_| true)?;
         let Assembled {
             pool,
             bodies,
@@ -183,61 +126,61 @@ impl Model {
 
         let simulator = scene.simulator.clone();
         let mut system = System::new(simulator.start, simulator.finish);
+        for (s, owner) in layout.owners().into_iter().enumerate() {
+            for k in 0..BODY_VARIABLES {
+                system.add_variable(variable_name(owner, s, k), 0.0);
+            }
+        }
         for body in &bodies {
-            if body.vars.is_some() {
-                for (name, value) in slot::NAMES.iter().zip(body.initial_values()) {
-                    system.add_variable(format!("{}.{name}", body.name), value);
+            if let Some(vars) = body.vars {
+                for (k, value) in body.initial_values().into_iter().enumerate() {
+                    system.set_initial(vars.at(k), value);
                 }
             }
+        }
+        let mut rhs = vec![Pool::ZERO; system.len()];
+        for &(var, node) in &equations {
+            rhs[var.index()] = node;
         }
         let curves = Curves::new(&scene.trajectories);
         let mut state_only = vec![true; rhs.len()];
         for (i, &node) in rhs.iter().enumerate() {
-            let var = VarId(i as u32);
-            let mut reads = Vec::new();
-            let mut trajectories = Vec::new();
-            for &symbol in pool.symbols(node) {
-                let meaning = symbols.meaning(symbol);
-                // Inputs leave a body moving by its state alone (it may sleep): its contact
-                // loads are the collider's own, and live mode restarts, and so wakes, a body
-                // whose push or pull it changes (`live::scene`).
-                state_only[i] &= match meaning {
-                    Meaning::State(_) | Meaning::Input(_) => true,
-                    Meaning::Time | Meaning::Channel(_) => false,
-                };
-                match meaning {
-                    Meaning::Time | Meaning::Input(_) => {}
-                    Meaning::State(v) => reads.push(v),
-                    Meaning::Channel(k) => trajectories.push(symbols.channels()[k].trajectory),
-                }
-            }
-            system.set_reads(var, &reads);
-            trajectories.sort_unstable();
-            trajectories.dedup();
-            for t in trajectories {
-                for time in curves.breakpoints(t) {
-                    system.add_breakpoint(var, time);
-                }
-            }
+            let reading = Reading {
+                pool: &pool,
+                symbols: &symbols,
+                curves: &curves,
+            };
+            state_only[i] = reading.declare(&mut system, VarId(i as u32), node);
         }
-        let constraints = constrain(&mut system, scene, &bodies, &curves)?;
-        let index = bodies
+        let index: HashMap<String, usize> = bodies
             .iter()
             .enumerate()
             .map(|(i, b)| (b.name.clone(), i))
             .collect();
+        let found = constrain(scene, &bodies, &curves, &index, |_| true)?;
+        for (var, prescription) in found.prescriptions {
+            system.prescribe(var, prescription);
+        }
+        let mut constraints = vec![Vec::new(); bodies.len()];
+        for (b, list) in found.constraints {
+            constraints[b] = list;
+        }
+        let compiled_nodes = pool.len();
         Ok(Model {
             bodies: bodies.into(),
             index: Arc::new(index),
-            constraints: constraints.into(),
+            constraints,
             springs,
             system,
-            factory: Arc::new(TapeFactory::new(pool, rhs, symbols, curves, inputs.clone())),
-            inputs,
+            factory: TapeFactory::new(pool, rhs, symbols, curves, inputs),
             pullable: pullable.cloned(),
             simulator,
             state_only,
-            works: works.into(),
+            works,
+            layout,
+            trajectories: scene.trajectories.iter().map(|t| t.name.clone()).collect(),
+            elements: (scene.forces.len(), scene.links.len()),
+            compiled_nodes,
         })
     }
 
@@ -252,9 +195,10 @@ impl Model {
             .collect()
     }
 
-    /// Every element's load on each moving body, compiled for evaluation at any state.
-    pub(crate) fn free_loads(&self) -> FreeLoads {
-        FreeLoads::compile(&self.works, &self.factory.evaluation(&self.bodies))
+    /// Every element's load on each moving body, compiled for evaluation at any state; with
+    /// `reuse`, those of the bodies an edit left alone taken from before it.
+    pub(crate) fn free_loads(&self, reuse: Option<Reuse<'_>>) -> FreeLoads {
+        FreeLoads::compile(&self.works, &self.factory.evaluation(&self.bodies), reuse)
     }
 
     /// The bodies, in scene order.
@@ -275,7 +219,7 @@ impl Model {
 
     /// The factory compiling each component's equations (for [`Simulation::update`]).
     pub fn factory(&self) -> &dyn EquationFactory {
-        &*self.factory
+        &self.factory
     }
 
     /// Whether body `body` moves by its own state alone: its equations read no time,
@@ -297,7 +241,7 @@ impl Model {
     /// The external inputs that push and pull bodies (none unless the model was compiled
     /// interactive).
     pub fn inputs(&self) -> &InteractionInputs {
-        &self.inputs
+        &self.factory.inputs
     }
 
     /// The scene's `simulator` settings.
@@ -325,7 +269,7 @@ impl Model {
     /// component and the start time, if a link's time constant `sqrt(m / k)` is shorter than a
     /// millionth of the simulated span.
     pub fn simulation(&self, options: Options) -> Result<Simulation, PhysicsError> {
-        let simulation = Simulation::new(self.system.clone(), &*self.factory, options)
+        let simulation = Simulation::new(self.system.clone(), &self.factory, options)
             .map_err(|e| self.describe(e, None))?;
         self.check_springs(simulation.partition())?;
         Ok(simulation)
@@ -411,7 +355,7 @@ impl Model {
     }
 }
 
-/// The bodies' mass properties and variable blocks (moving bodies numbered in scene order).
+/// The bodies' mass properties, in scene order (no variables yet).
 fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
     let shapes: HashMap<&str, usize> = scene
         .shapes
@@ -421,7 +365,6 @@ fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
         .collect();
     let mut props: Vec<Option<MassProperties>> = vec![None; scene.shapes.len()];
     let mut bodies = Vec::with_capacity(scene.bodies.len());
-    let mut next = 0u32;
     for body in &scene.bodies {
         let shape = match shapes.get(body.shape.as_str()) {
             Some(&s) => {
@@ -432,17 +375,101 @@ fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
             }
             None => None,
         };
-        let mut model = BodyModel::new(body, shape)?;
-        if !body.fixed {
-            model.vars = Some(BodyVars { first: VarId(next) });
-            next += BODY_VARIABLES as u32;
-        }
-        bodies.push(model);
+        bodies.push(BodyModel::new(body, shape)?);
     }
     Ok(bodies)
 }
 
-fn check_simulator(scene: &Scene) -> Result<(), PhysicsError> {
+/// Body `body` of `scene` with its shape's mass properties (no variables yet).
+pub(super) fn body_model(scene: &Scene, body: &Body) -> Result<BodyModel, PhysicsError> {
+    let props = match scene.shapes.iter().find(|s| s.name == body.shape) {
+        Some(shape) => Some(shape_mass_properties(shape)?),
+        None => None,
+    };
+    BodyModel::new(body, props.as_ref())
+}
+
+/// Adds to `assembly` the forces and links acting on the bodies `only` selects (and those
+/// naming no body, to report them), and the pushes, pulls and contacts of the bodies
+/// `selected` (`only`'s, in scene order); returns the equations of the selected bodies.
+pub(super) fn assemble(
+    assembly: &mut Assembly<'_>,
+    scene: &Scene,
+    inputs: &InteractionInputs,
+    selected: &[usize],
+    only: &dyn Fn(usize) -> bool,
+) -> Result<Vec<(VarId, Node)>, PhysicsError> {
+    let acts_on = |assembly: &Assembly<'_>, name: &str| assembly.body_index(name).is_none_or(only);
+    for (index, force) in scene.forces.iter().enumerate() {
+        if acts_on(assembly, &force.body) {
+            assembly.add_force(index, force)?;
+        }
+    }
+    for (index, link) in scene.links.iter().enumerate() {
+        let second = match &link.target {
+            LinkTarget::Body { body2, .. } => acts_on(assembly, body2),
+            _ => false,
+        };
+        if acts_on(assembly, &link.body1) || second {
+            assembly.add_link(index, link)?;
+        }
+    }
+    for &body in selected {
+        if let Some((first, pull)) = inputs.block(body) {
+            assembly.add_interaction(body, first, pull);
+        }
+        if let Some(first) = inputs.contact_block(body) {
+            assembly.add_contact(body, first);
+        }
+    }
+    Ok(assembly.equations(selected.iter().copied()))
+}
+
+/// What declaring a variable's equation in the system needs to read its node.
+pub(super) struct Reading<'a> {
+    pub pool: &'a Pool,
+    pub symbols: &'a SymbolTable,
+    pub curves: &'a Curves,
+}
+
+impl Reading<'_> {
+    /// Declares in `system` what the equation `node` of variable `var` reads (the reference
+    /// graph's arcs) and where the trajectories it reads break; returns whether it reads
+    /// nothing but state variables and inputs.
+    pub fn declare(&self, system: &mut System, var: VarId, node: Node) -> bool {
+        let mut reads = Vec::new();
+        let mut trajectories = Vec::new();
+        let mut state_only = true;
+        for &symbol in self.pool.symbols(node) {
+            let meaning = self.symbols.meaning(symbol);
+            // Inputs leave a body moving by its state alone (it may sleep): its contact loads
+            // are the collider's own, and live mode restarts, and so wakes, a body whose push
+            // or pull it changes (`live::scene`).
+            state_only &= match meaning {
+                Meaning::State(_) | Meaning::Input(_) => true,
+                Meaning::Time | Meaning::Channel(_) => false,
+            };
+            match meaning {
+                Meaning::Time | Meaning::Input(_) => {}
+                Meaning::State(v) => reads.push(v),
+                Meaning::Channel(k) => {
+                    trajectories.push(self.symbols.channels()[k].trajectory);
+                }
+            }
+        }
+        system.set_reads(var, &reads);
+        trajectories.sort_unstable();
+        trajectories.dedup();
+        for t in trajectories {
+            for time in self.curves.breakpoints(t) {
+                system.add_breakpoint(var, time);
+            }
+        }
+        state_only
+    }
+}
+
+pub(super) fn check_simulator(scene: &Scene) -> Result<(), PhysicsError> {
     let s = &scene.simulator;
     let at = scene.simulator_origin.as_ref().map(|o| o.command);
     let problem = if !(s.start.is_finite() && s.finish.is_finite() && s.start < s.finish) {
@@ -471,12 +498,12 @@ mod tests {
     use super::*;
     use crate::scene::{diff, evaluate};
 
-    /// The model of `new` as [`Model::update`] makes it from the model of `old`.
-    fn updated(old: &str, new: &str) -> (Model, Model) {
+    /// The model of `old` moved to `new` by [`Model::update`], and what changed.
+    fn updated(old: &str, new: &str) -> (Model, super::super::ModelUpdate) {
         let (old, new) = (scene(old), scene(new));
-        let before = Model::compile(&old).unwrap();
-        let after = before.update(&new, &diff(&old, &new)).unwrap();
-        (before, after)
+        let mut model = Model::compile(&old).unwrap();
+        let update = model.update(&new, &diff(&old, &new)).unwrap();
+        (model, update)
     }
 
     fn scene(text: &str) -> Scene {
@@ -498,39 +525,134 @@ mod tests {
         TWO_BALLS.replace("body a shape ball init_pos {0 0 0} init_dpos {1 0 0}", a)
     }
 
-    #[test]
-    fn an_edit_of_initial_values_shares_the_equations_and_equals_compiling_anew() {
-        let new = two_balls_with("body a shape ball init_pos {0.25 -1.5 0} init_dpos {1 2 0}");
-        let (before, after) = updated(TWO_BALLS, &new);
-        assert!(Arc::ptr_eq(&before.factory, &after.factory));
-        let fresh = model(&new);
-        assert_eq!(after.bodies(), fresh.bodies());
-        let initial = |m: &Model| -> Vec<f64> {
-            m.system().variables().iter().map(|v| v.initial()).collect()
-        };
-        assert_eq!(initial(&after), initial(&fresh));
-        assert_ne!(initial(&after), initial(&before));
-        // The link is found where the new text has it.
-        assert_eq!(after.springs, fresh.springs);
+    fn initial(m: &Model) -> Vec<f64> {
+        m.system().variables().iter().map(|v| v.initial()).collect()
+    }
+
+    /// Whether the updated model `after` has what compiling its scene `new` anew gives, with
+    /// its variables where `after` keeps them.
+    fn same_as_compiled(after: &Model, new: &str) {
+        let fresh = model(new);
+        assert_eq!(after.bodies().len(), fresh.bodies().len(), "{new}");
+        for (a, f) in after.bodies().iter().zip(fresh.bodies()) {
+            assert_eq!(
+                (&a.name, a.mass, a.initial),
+                (&f.name, f.mass, f.initial),
+                "{new}"
+            );
+            assert_eq!(a.vars.is_some(), f.vars.is_some(), "{new}");
+        }
+        assert_eq!(after.springs.len(), fresh.springs.len(), "{new}");
+        for (a, f) in after.springs.iter().zip(&fresh.springs) {
+            assert_eq!((a.link, a.span, a.tightness), (f.link, f.span, f.tightness));
+        }
+        let sources =
+            |m: &Model| -> Vec<_> { m.works.iter().map(|w| (w.source, w.span)).collect() };
+        assert_eq!(sources(after), sources(&fresh), "{new}");
     }
 
     #[test]
-    fn an_edit_of_the_equations_or_of_a_fixed_body_compiles_anew() {
+    fn an_edit_of_initial_values_assembles_nothing_and_equals_compiling_anew() {
+        let new = two_balls_with("body a shape ball init_pos {0.25 -1.5 0} init_dpos {1 2 0}");
+        let before = model(TWO_BALLS);
+        let (after, update) = updated(TWO_BALLS, &new);
+        assert_eq!(after.factory.pool.len(), before.factory.pool.len());
+        assert!(update.changes.equations.is_empty());
+        assert_eq!(update.changes.initial_values.len(), BODY_VARIABLES);
+        same_as_compiled(&after, &new);
+        assert_eq!(initial(&after), initial(&model(&new)));
+        assert_ne!(initial(&after), initial(&before));
+    }
+
+    #[test]
+    fn an_edit_of_one_bodys_equations_assembles_that_body_alone() {
         for new in [
             TWO_BALLS.replace("gravity {0 -9.81 0}", "gravity {0 -1 0}"),
             two_balls_with("body a shape ball init_pos {0 0 0} init_dpos {1 0 0} mass 3"),
-            TWO_BALLS.replace(
-                "body b shape ball init_pos {5 0 0}",
-                "body b shape ball init_pos {6 0 0} fixed 1",
-            ),
-            format!("{TWO_BALLS}\nbody c shape ball init_pos {{9 0 0}}"),
+            TWO_BALLS.replace("tightness 20", "tightness 30"),
+            format!("{TWO_BALLS}\nforce body b x {{[a x] - [b x]}}"),
         ] {
-            let (before, after) = updated(TWO_BALLS, &new);
-            assert!(!Arc::ptr_eq(&before.factory, &after.factory), "{new}");
-            let fresh = model(&new);
-            assert_eq!(after.bodies(), fresh.bodies(), "{new}");
-            assert_eq!(after.system().len(), fresh.system().len(), "{new}");
+            let (after, update) = updated(TWO_BALLS, &new);
+            assert!(!update.compiled, "{new}");
+            let b = after.body_index("b").unwrap();
+            let reset = |name: &str| {
+                let vars = after.bodies()[after.body_index(name).unwrap()]
+                    .vars
+                    .unwrap();
+                update.changes.equations.contains(&vars.first)
+            };
+            assert_eq!(
+                (reset("a"), reset("b")),
+                (
+                    !new.contains("[a x] - [b x]"),
+                    new.contains("[a x] - [b x]")
+                ),
+                "{new}"
+            );
+            assert_eq!(update.bodies.contains(&b), reset("b"));
+            same_as_compiled(&after, &new);
         }
+    }
+
+    #[test]
+    fn a_body_added_at_the_top_takes_a_new_block_and_moves_no_other_body() {
+        let new = TWO_BALLS.replacen('\n', "\nbody c shape ball init_pos {9 0 0}\n", 1);
+        let before = model(TWO_BALLS);
+        let (after, update) = updated(TWO_BALLS, &new);
+        same_as_compiled(&after, &new);
+        for name in ["a", "b"] {
+            let vars = |m: &Model| m.bodies()[m.body_index(name).unwrap()].vars;
+            assert_eq!(vars(&after), vars(&before), "{name} kept its variables");
+        }
+        let c = after.bodies()[0].vars.unwrap();
+        assert_eq!(update.changes.equations, c.all().collect::<Vec<_>>());
+        assert_eq!(update.bodies, HashSet::from([0]));
+        assert_eq!(after.system().name(c.first), "c.x");
+    }
+
+    #[test]
+    fn a_deleted_body_frees_its_block_for_the_next_body_added() {
+        let without_b = TWO_BALLS.replace("body b shape ball init_pos {5 0 0}", "");
+        let before = model(TWO_BALLS);
+        let b = before.bodies()[1].vars.unwrap();
+        let (mut after, update) = updated(TWO_BALLS, &without_b);
+        same_as_compiled(&after, &without_b);
+        assert_eq!(update.changes.equations, b.all().collect::<Vec<_>>());
+        assert!(after.system().name(b.first).starts_with("(unused"));
+        assert_eq!(after.system().len(), before.system().len());
+        let with_c = format!("{without_b}\nbody c shape ball init_pos {{7 0 0}}");
+        let (old, new) = (scene(&without_b), scene(&with_c));
+        after.update(&new, &diff(&old, &new)).unwrap();
+        assert_eq!(after.bodies()[1].vars, Some(b), "c takes b's block");
+        assert_eq!(after.system().name(b.first), "c.x");
+        same_as_compiled(&after, &with_c);
+    }
+
+    #[test]
+    fn a_failed_update_leaves_the_model_as_it_was() {
+        let old = scene(TWO_BALLS);
+        let bad = scene(&two_balls_with(
+            // Symmetric with a positive diagonal, so the scene reads it, but not positive
+            // definite, so the body cannot be modelled.
+            "body a shape ball init_pos {0 0 0} init_dpos {1 0 0} inertia {{1 2 0} {2 1 0} {0 0 1}}",
+        ));
+        let mut model = Model::compile(&old).unwrap();
+        let reads = |m: &Model| -> Vec<Vec<VarId>> {
+            m.system()
+                .variables()
+                .iter()
+                .map(|v| v.reads().to_vec())
+                .collect()
+        };
+        let before = (reads(&model), model.works.len(), model.springs.len());
+        assert!(model.update(&bad, &diff(&old, &bad)).is_err());
+        assert_eq!(
+            (reads(&model), model.works.len(), model.springs.len()),
+            before
+        );
+        // And it still updates.
+        let new = scene(&two_balls_with("body a shape ball init_pos {1 0 0}"));
+        model.update(&new, &diff(&old, &new)).unwrap();
     }
 
     #[test]
@@ -539,13 +661,16 @@ mod tests {
         let new = scene(&two_balls_with(
             "body a shape ball init_pos {1 0 0} init_dpos {1 0 0}",
         ));
-        let before = Model::compile_interactive(&old, &Pullable::All).unwrap();
-        let changes = diff(&old, &new);
-        let after = before.update(&new, &changes).unwrap();
-        assert_eq!(after.inputs().len(), before.inputs().len());
-        assert!(!after.inputs().is_empty());
-        let added = scene(&format!("{TWO_BALLS}\nbody c shape ball"));
-        let recompiled = before.update(&added, &diff(&old, &added)).unwrap();
-        assert!(recompiled.inputs().len() > before.inputs().len());
+        let mut model = Model::compile_interactive(&old, &Pullable::All).unwrap();
+        let before = model.inputs().clone();
+        model.update(&new, &diff(&old, &new)).unwrap();
+        assert!(model.inputs().shared_with(&before));
+        assert!(!model.inputs().is_empty());
+        let added = scene(&format!(
+            "{TWO_BALLS}\nbody c shape ball init_pos {{9 0 0}}"
+        ));
+        model.update(&added, &diff(&new, &added)).unwrap();
+        assert!(model.inputs().shared_with(&before), "room for a third body");
+        assert!(model.inputs().can_pull(2));
     }
 }

@@ -1,6 +1,10 @@
 //! How the symbols of the equations are numbered: time, state variables, external inputs (set
 //! from outside between steps, see [`interaction`](super::interaction)) and time-dependent
 //! inputs (trajectory values read by expressions, links and forces).
+//!
+//! Each kind has a range of its own, whatever the scene's size, so that a symbol keeps its
+//! meaning when an edit adds variables or inputs: the equations of the bodies an edit left
+//! alone stay valid in the model's pool (see [`Model::update`](super::Model::update)).
 
 use crate::sim::VarId;
 use crate::sym::Symbol;
@@ -9,9 +13,22 @@ use std::collections::HashMap;
 /// Simulated time, `$t`.
 pub(crate) const TIME: Symbol = Symbol(0);
 
+/// The first symbol of an external input; state variables lie below it.
+const INPUT_BASE: u32 = 1 << 29;
+/// The first symbol of a channel; external inputs lie below it.
+const CHANNEL_BASE: u32 = 1 << 30;
+/// The most state variables (and external inputs) a model may have: each kind's range.
+pub(crate) const MAX_SYMBOLS: usize = (INPUT_BASE - 1) as usize;
+
 /// The symbol of state variable `var`.
 pub(crate) fn state(var: VarId) -> Symbol {
     Symbol(1 + var.0)
+}
+
+/// The symbol of external input `k`.
+pub(crate) fn input(k: usize) -> Symbol {
+    debug_assert!(k < MAX_SYMBOLS);
+    Symbol(INPUT_BASE + k as u32)
 }
 
 /// A value of a trajectory at the current time, linearly extrapolated outside its pieces:
@@ -48,30 +65,18 @@ pub(crate) enum Meaning {
     Channel(usize),
 }
 
-/// The numbering of all symbols of one scene's equations: time is 0, state variable `v` is
-/// `1 + v`, external inputs follow the state variables, and channels follow the inputs in the
-/// order they were first used.
+/// The numbering of all symbols of one model's equations: time is 0, state variable `v` is
+/// `1 + v`, external input `k` is `INPUT_BASE + k`, and channels are numbered from
+/// `CHANNEL_BASE` in the order they were first used.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SymbolTable {
-    variables: u32,
-    inputs: u32,
     channels: Vec<Channel>,
     index: HashMap<Channel, u32>,
 }
 
 impl SymbolTable {
-    pub fn new(variables: usize, inputs: usize) -> SymbolTable {
-        SymbolTable {
-            variables: variables as u32,
-            inputs: inputs as u32,
-            ..SymbolTable::default()
-        }
-    }
-
-    /// The symbol of external input `k` (below the count given to [`SymbolTable::new`]).
-    pub fn input(&self, k: usize) -> Symbol {
-        debug_assert!(k < self.inputs as usize);
-        Symbol(1 + self.variables + k as u32)
+    pub fn new() -> SymbolTable {
+        SymbolTable::default()
     }
 
     /// The symbol of `channel`, numbering it on first use.
@@ -81,7 +86,7 @@ impl SymbolTable {
         if k == next {
             self.channels.push(channel);
         }
-        Symbol(1 + self.variables + self.inputs + k)
+        Symbol(CHANNEL_BASE + k)
     }
 
     pub fn channels(&self) -> &[Channel] {
@@ -91,11 +96,9 @@ impl SymbolTable {
     pub fn meaning(&self, symbol: Symbol) -> Meaning {
         match symbol.0 {
             0 => Meaning::Time,
-            s if s <= self.variables => Meaning::State(VarId(s - 1)),
-            s if s <= self.variables + self.inputs => {
-                Meaning::Input((s - 1 - self.variables) as usize)
-            }
-            s => Meaning::Channel((s - 1 - self.variables - self.inputs) as usize),
+            s if s < INPUT_BASE => Meaning::State(VarId(s - 1)),
+            s if s < CHANNEL_BASE => Meaning::Input((s - INPUT_BASE) as usize),
+            s => Meaning::Channel((s - CHANNEL_BASE) as usize),
         }
     }
 }

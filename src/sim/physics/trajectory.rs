@@ -23,7 +23,7 @@ use super::error::PhysicsError;
 use super::rotation::angular_velocity_from_rate;
 use super::symbols::Channel;
 use crate::scene::model::{ConstrainedVar, Scene, Trajectory};
-use crate::sim::{Prescription, System, VarId};
+use crate::sim::{Prescription, VarId};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -119,26 +119,25 @@ impl Constraint {
     }
 }
 
-/// Prescribes the variables of every attached trajectory in `system` and returns each body's
-/// constraints.
+/// The constraints of the bodies that `only` selects (the others have none here) from every
+/// trajectory attached to them, and the prescriptions of their variables. `index` finds a body
+/// of the scene by name.
 pub(crate) fn constrain(
-    system: &mut System,
     scene: &Scene,
     bodies: &[BodyModel],
     curves: &Curves,
-) -> Result<Vec<Vec<Constraint>>, PhysicsError> {
-    let index: HashMap<&str, usize> = scene
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.name.as_str(), i))
-        .collect();
+    index: &HashMap<String, usize>,
+    only: impl Fn(usize) -> bool,
+) -> Result<Constrained, PhysicsError> {
+    let (span_start, span_end) = (scene.simulator.start, scene.simulator.finish);
     let mut constraints = vec![Vec::new(); bodies.len()];
+    let mut constrained = Vec::new();
+    let mut names: HashMap<VarId, String> = HashMap::new();
     let mut prescribed: HashMap<VarId, Vec<(f64, f64, usize, Prescription)>> = HashMap::new();
     for (ti, trajectory) in scene.trajectories.iter().enumerate() {
         let at = Some(trajectory.origin.command);
         for attachment in &trajectory.attachments {
-            let &b = index.get(attachment.body.as_str()).ok_or_else(|| {
+            let &b = index.get(&attachment.body).ok_or_else(|| {
                 PhysicsError::model(
                     format!(
                         "trajectory {} is attached to `{}`, which is not a body",
@@ -147,6 +146,9 @@ pub(crate) fn constrain(
                     at,
                 )
             })?;
+            if !only(b) {
+                continue;
+            }
             let body = &bodies[b];
             let Some(vars) = body.vars else {
                 return Err(PhysicsError::model(
@@ -158,11 +160,14 @@ pub(crate) fn constrain(
                 ));
             };
             for piece in &trajectory.pieces {
-                let start = piece.start().max(system.start());
-                let end = piece.end().min(system.end());
+                let start = piece.start().max(span_start);
+                let end = piece.end().min(span_end);
                 // Start and end are finite (checked with the simulator), so this is start >= end.
                 if start >= end {
                     continue;
+                }
+                if constraints[b].is_empty() {
+                    constrained.push(b);
                 }
                 constraints[b].push(Constraint {
                     variable: attachment.variable,
@@ -178,6 +183,10 @@ pub(crate) fn constrain(
                     curves,
                 );
                 for (var, function) in functions {
+                    names.entry(var).or_insert_with(|| {
+                        let offset = var.index() - vars.first.index();
+                        format!("{}.{}", body.name, super::body::slot::NAMES[offset])
+                    });
                     prescribed.entry(var).or_default().push((
                         start,
                         end,
@@ -191,6 +200,7 @@ pub(crate) fn constrain(
     check_turning(scene, bodies, &constraints)?;
     let mut vars: Vec<VarId> = prescribed.keys().copied().collect();
     vars.sort_unstable();
+    let mut prescriptions = Vec::new();
     for var in vars {
         let mut list = prescribed.remove(&var).unwrap_or_default();
         list.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -203,17 +213,29 @@ pub(crate) fn constrain(
                         "trajectories {} [{s0}, {e0}] and {} [{s1}, {e1}] both constrain {} at the same time",
                         first.name,
                         second.name,
-                        system.name(var)
+                        names[&var]
                     ),
                     Some(second.origin.command),
                 ));
             }
         }
-        for (_, _, _, p) in list {
-            system.prescribe(var, p);
-        }
+        prescriptions.extend(list.into_iter().map(|(_, _, _, p)| (var, p)));
     }
-    Ok(constraints)
+    let constraints = constrained
+        .into_iter()
+        .map(|b| (b, std::mem::take(&mut constraints[b])))
+        .collect();
+    Ok(Constrained {
+        constraints,
+        prescriptions,
+    })
+}
+
+/// What [`constrain`] found: per constrained body its constraints, and the prescriptions of
+/// their variables.
+pub(crate) struct Constrained {
+    pub constraints: Vec<(usize, Vec<Constraint>)>,
+    pub prescriptions: Vec<(VarId, Prescription)>,
 }
 
 /// Fails when two trajectories govern a body's turning at the same time (a rotation and an

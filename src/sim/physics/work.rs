@@ -19,9 +19,9 @@ use super::trajectory::Curves;
 use crate::lang::span::Span;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
-use crate::sim::VarId;
 use crate::sym::{Node, Pool, Symbol, Tape, Vec3, Workspace};
 use nalgebra::Vector3;
+use std::collections::HashSet;
 
 /// What kind of scene element does the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,10 +55,20 @@ pub(crate) struct Load {
     pub torque: Vec3,
 }
 
+/// Where a scene element that does work is in the scene: the force, the link, or the body
+/// (pushes and pulls). Ordered as a model lists them: forces, then links, then bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Source {
+    Force(usize),
+    Link(usize),
+    Body(usize),
+}
+
 /// A scene element that does work, and its loads.
 #[derive(Clone, Debug)]
 pub(crate) struct WorkElement {
     pub kind: ElementKind,
+    pub source: Source,
     /// The command that made it, if it comes from the text.
     pub span: Option<Span>,
     pub parts: Vec<Load>,
@@ -82,6 +92,8 @@ pub(crate) struct Evaluation<'a> {
     pub curves: &'a Curves,
     pub inputs: &'a InteractionInputs,
     pub bodies: &'a [BodyModel],
+    /// The body of each state variable (`None` for the variables of no body).
+    pub owners: Vec<Option<usize>>,
 }
 
 impl WorkElement {
@@ -151,7 +163,7 @@ impl Loads {
         for &node in &outputs {
             for &symbol in pool.symbols(node) {
                 if let Meaning::State(var) = eval.symbols.meaning(symbol) {
-                    let body = body_of(eval.bodies, var)?;
+                    let body = (*eval.owners.get(var.index())?)?;
                     if !reads.contains(&body) {
                         reads.push(body);
                     }
@@ -308,17 +320,54 @@ pub(crate) struct FreeLoads {
     inputs: InteractionInputs,
 }
 
+/// The loads of an earlier version of a scene, for [`FreeLoads::compile`] to take the
+/// compiled loads of the bodies an edit left alone from.
+pub(crate) struct Reuse<'a> {
+    pub earlier: &'a mut FreeLoads,
+    /// Each earlier body's index now (`None` if deleted).
+    pub map: &'a [Option<usize>],
+    /// The bodies (indices now) whose loads the edit changed.
+    pub changed: &'a HashSet<usize>,
+}
+
 impl FreeLoads {
-    pub(crate) fn compile(works: &[WorkElement], eval: &Evaluation<'_>) -> FreeLoads {
-        let mut parts: Vec<Vec<Load>> = vec![Vec::new(); eval.bodies.len()];
+    /// Compiles every body's loads; with `reuse`, takes the earlier loads of each body it does
+    /// not name as changed instead (they read the same variables).
+    pub(crate) fn compile(
+        works: &[WorkElement],
+        eval: &Evaluation<'_>,
+        reuse: Option<Reuse<'_>>,
+    ) -> FreeLoads {
+        let n = eval.bodies.len();
+        let mut taken: Vec<Option<Option<Loads>>> = (0..n).map(|_| None).collect();
+        if let Some(reuse) = reuse {
+            for (old, &new) in reuse.map.iter().enumerate() {
+                let Some(new) = new.filter(|b| !reuse.changed.contains(b)) else {
+                    continue;
+                };
+                let Some(slot) = reuse.earlier.by_body.get_mut(old) else {
+                    continue;
+                };
+                let mut loads = slot.take();
+                let moved = loads.as_mut().is_none_or(|l| {
+                    let reads: Option<Vec<usize>> = l.reads.iter().map(|&r| reuse.map[r]).collect();
+                    reads.map(|reads| l.reads = reads).is_some()
+                });
+                if moved {
+                    taken[new] = Some(loads);
+                }
+            }
+        }
+        let mut parts: Vec<Vec<Load>> = vec![Vec::new(); n];
         for part in works.iter().flat_map(|w| w.parts.iter().copied()) {
-            if let Some(list) = parts.get_mut(part.body) {
-                list.push(part);
+            if taken[part.body].is_none() {
+                parts[part.body].push(part);
             }
         }
         let by_body: Vec<Option<Loads>> = parts
             .iter()
-            .map(|parts| Loads::compile(parts, eval))
+            .zip(taken)
+            .map(|(parts, taken)| taken.unwrap_or_else(|| Loads::compile(parts, eval)))
             .collect();
         let mut read_by = vec![Vec::new(); eval.bodies.len()];
         for (b, loads) in by_body.iter().enumerate() {
@@ -368,14 +417,6 @@ impl FreeLoads {
                 (f + df, m + dm)
             })
     }
-}
-
-/// The moving body whose block holds `var`.
-fn body_of(bodies: &[BodyModel], var: VarId) -> Option<usize> {
-    bodies.iter().position(|b| {
-        b.vars
-            .is_some_and(|v| (v.first.0..v.first.0 + BODY_VARIABLES as u32).contains(&var.0))
-    })
 }
 
 /// Part `k`'s force and torque in a tape's outputs.

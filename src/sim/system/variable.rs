@@ -147,6 +147,20 @@ impl System {
             .map(|i| VarId(i as u32))
     }
 
+    /// Gives variable `id` a new name.
+    pub fn rename(&mut self, id: VarId, name: impl Into<String>) {
+        self.variables[id.index()].name = name.into();
+    }
+
+    /// Forgets what `f_id` reads, its prescriptions and its breakpoints: for an equation about
+    /// to be declared anew.
+    pub fn clear_equation(&mut self, id: VarId) {
+        let v = &mut self.variables[id.index()];
+        v.reads.clear();
+        v.prescriptions.clear();
+        v.breakpoints.clear();
+    }
+
     pub fn set_initial(&mut self, id: VarId, value: f64) {
         self.variables[id.index()].initial = value;
     }

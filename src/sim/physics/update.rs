@@ -1,0 +1,448 @@
+//! Bringing a [`Model`] up to date after an edit at a cost that follows the edit (5.2.5).
+//!
+//! [`scene::diff`](crate::scene::diff) names the bodies whose equations or initial values
+//! changed. Those, the bodies whose forces and links name them (their equations read the
+//! changed body's mass, shape or place as constants, or no longer compile when it is gone),
+//! and the added bodies are *assembled again*: their forces, torques, links and contacts are
+//! built into the model's pool, next to the equations of every other body, which stay as they
+//! were (the pool is hash-consed, so what the new equations share with the old is not built
+//! twice). Every other body keeps its variables (see [`layout`](super::layout)), its equations
+//! and its constraints; a body whose initial values alone changed gets them anew.
+//!
+//! All that can fail (an expression that no longer compiles, a trajectory that clashes) is
+//! done before the model changes, so a failed update leaves it as it was (with a few unused
+//! nodes in its pool). The model is compiled whole instead when the trajectories are added,
+//! removed or reordered (the channels the equations read are numbered by their place), when
+//! the simulator settings change, when its inputs have no room for the new slots, and when the
+//! pool has grown to twice what compiling anew would make.
+
+use super::assemble::{names, Assembled, Assembly};
+use super::body::{InitialState, BODY_VARIABLES};
+use super::error::PhysicsError;
+use super::layout::{block, slot_of, variable_name};
+use super::model::{assemble, body_model, check_simulator, Model, Reading};
+use super::trajectory::{constrain, Curves};
+use super::work::Source;
+use crate::scene::model::{ForceValue, LinkTarget, Scene};
+use crate::scene::{ChangeKind, ElementKind, SceneDiff};
+use crate::sim::Changes;
+use crate::sym::Pool;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Nodes the pool may hold beyond twice its size when compiled whole before an update
+/// compiles the model whole again, dropping the equations edits left unused.
+const POOL_SLACK: usize = 100_000;
+
+/// What [`Model::update`] changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModelUpdate {
+    /// The variables whose equations (or what they read, their prescriptions or breakpoints)
+    /// changed, and those whose initial values alone did: for
+    /// [`Simulation::update`](crate::sim::Simulation::update).
+    pub changes: Changes,
+    /// The bodies (scene indices after the edit) whose equations or initial values changed.
+    pub bodies: HashSet<usize>,
+    /// Whether the model was compiled whole.
+    pub compiled: bool,
+}
+
+impl Model {
+    /// Moves this model, compiled from a scene, to `scene`, an edit that `changes` describes
+    /// of it: only the bodies the edit reached are assembled again (see the module
+    /// documentation). Returns what changed, by variable and by body. On an error in `scene`
+    /// the model is unchanged.
+    pub fn update(
+        &mut self,
+        scene: &Scene,
+        changes: &SceneDiff,
+    ) -> Result<ModelUpdate, PhysicsError> {
+        check_simulator(scene)?;
+        let affected = self.affected(scene, changes);
+        let same_trajectories = self
+            .trajectories
+            .iter()
+            .map(String::as_str)
+            .eq(scene.trajectories.iter().map(|t| t.name.as_str()));
+        let grown = self.factory.pool.len() > 2 * self.compiled_nodes + POOL_SLACK;
+        if scene.simulator != self.simulator || !same_trajectories || grown {
+            return self.compile_anew(scene, &affected, changes);
+        }
+        self.update_bodies(scene, &affected, changes)
+    }
+
+    /// The bodies whose equations must be assembled again: those `changes` names (and the
+    /// fixed bodies that moved, and the bodies deleted), and those whose forces or links name
+    /// any of them.
+    fn affected(&self, scene: &Scene, changes: &SceneDiff) -> HashSet<String> {
+        let mut changed: HashSet<String> = changes.equations_changed.iter().cloned().collect();
+        for name in &changes.initial_changed {
+            if scene.body(name).is_some_and(|b| b.fixed) {
+                changed.insert(name.clone());
+            }
+        }
+        for c in &changes.changes {
+            if let (ElementKind::Body, ChangeKind::Removed, Some(old)) = (c.kind, c.change, c.old) {
+                changed.insert(self.bodies[old].name.clone());
+            }
+        }
+        if changed.is_empty() {
+            return changed;
+        }
+        let named = |name: &str| changed.contains(name);
+        let mut affected = changed.clone();
+        for force in &scene.forces {
+            let reads = match &force.value {
+                ForceValue::Components(v) => v
+                    .components()
+                    .iter()
+                    .any(|c| c.references().iter().any(|r| named(&r.name))),
+                _ => false,
+            };
+            if reads {
+                affected.insert(force.body.clone());
+            }
+        }
+        for link in &scene.links {
+            let (reads, second) = match &link.target {
+                LinkTarget::Body { body2, .. } => (named(body2), Some(body2)),
+                LinkTarget::Point(v) => (
+                    v.components()
+                        .iter()
+                        .any(|c| c.references().iter().any(|r| named(&r.name))),
+                    None,
+                ),
+                LinkTarget::Trajectory(_) => (false, None),
+            };
+            if reads || named(&link.body1) {
+                affected.insert(link.body1.clone());
+                affected.extend(second.cloned());
+            }
+        }
+        affected
+    }
+
+    /// [`Model::update`] by compiling `scene` whole, keeping each body's variables.
+    fn compile_anew(
+        &mut self,
+        scene: &Scene,
+        affected: &HashSet<String>,
+        changes: &SceneDiff,
+    ) -> Result<ModelUpdate, PhysicsError> {
+        let model = Model::build(
+            scene,
+            self.pullable.as_ref(),
+            Some((&self.layout, &self.factory.inputs)),
+        )?;
+        let shared = model.inputs().shared_with(self.inputs());
+        let old_owners: Vec<Option<String>> = self
+            .layout
+            .owners()
+            .into_iter()
+            .map(|o| o.map(str::to_string))
+            .collect();
+        let mut update = ModelUpdate {
+            compiled: true,
+            ..ModelUpdate::default()
+        };
+        for (s, owner) in model.layout.owners().into_iter().enumerate() {
+            let kept = old_owners.get(s).is_some_and(|o| o.as_deref() == owner);
+            let equations = !shared || !kept || owner.is_some_and(|n| affected.contains(n));
+            let initial = owner.is_some_and(|n| changes.initial_changed.contains(n));
+            let list = if equations {
+                &mut update.changes.equations
+            } else if initial {
+                &mut update.changes.initial_values
+            } else {
+                continue;
+            };
+            list.extend(block(s).all());
+        }
+        for (b, body) in model.bodies.iter().enumerate() {
+            let name = &body.name;
+            if !shared || affected.contains(name) || changes.initial_changed.contains(name) {
+                update.bodies.insert(b);
+            }
+        }
+        *self = model;
+        Ok(update)
+    }
+
+    /// [`Model::update`] by assembling the `affected` bodies again into this model.
+    fn update_bodies(
+        &mut self,
+        scene: &Scene,
+        affected: &HashSet<String>,
+        changes: &SceneDiff,
+    ) -> Result<ModelUpdate, PhysicsError> {
+        let same_bodies = scene.bodies.len() == self.bodies.len()
+            && scene
+                .bodies
+                .iter()
+                .zip(self.bodies.iter())
+                .all(|(new, old)| new.name == old.name);
+        let index: Arc<HashMap<String, usize>> = if same_bodies {
+            self.index.clone()
+        } else {
+            let map = scene
+                .bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (b.name.clone(), i))
+                .collect();
+            Arc::new(map)
+        };
+        let selected: Vec<usize> = {
+            let mut list: Vec<usize> = affected
+                .iter()
+                .filter_map(|n| index.get(n).copied())
+                .collect();
+            list.sort_unstable();
+            list
+        };
+        let is_selected: HashSet<usize> = selected.iter().copied().collect();
+
+        // The bodies after the edit: the selected ones anew, the others as they were.
+        let mut bodies = Vec::with_capacity(scene.bodies.len());
+        for (i, body) in scene.bodies.iter().enumerate() {
+            let old = self.index.get(&body.name).map(|&o| &self.bodies[o]);
+            let model = match old {
+                Some(old) if !is_selected.contains(&i) => {
+                    let mut model = old.clone();
+                    if changes.initial_changed.contains(&body.name) {
+                        model.initial = InitialState::of(body)?;
+                    }
+                    model
+                }
+                _ => body_model(scene, body)?,
+            };
+            bodies.push(model);
+        }
+        let stopped: Vec<&str> = self
+            .bodies
+            .iter()
+            .filter(|b| b.vars.is_some())
+            .map(|b| b.name.as_str())
+            .filter(|n| affected.contains(*n))
+            .filter(|n| index.get(*n).is_none_or(|&i| scene.bodies[i].fixed))
+            .collect();
+        let moving = selected
+            .iter()
+            .filter(|&&i| !scene.bodies[i].fixed)
+            .map(|&i| scene.bodies[i].name.as_str());
+        let plan = self.layout.plan(moving, stopped.into_iter());
+        let taken: HashMap<&str, usize> = plan
+            .taken
+            .iter()
+            .map(|(name, slot)| (name.as_str(), *slot))
+            .collect();
+        for &i in &selected {
+            let body = &mut bodies[i];
+            if !scene.bodies[i].fixed {
+                let slot = self
+                    .layout
+                    .slot(&body.name)
+                    .or(taken.get(body.name.as_str()).copied());
+                body.vars = slot.map(block);
+            }
+        }
+        let slots: Vec<Option<usize>> = bodies.iter().map(|b| b.vars.map(slot_of)).collect();
+        let inputs = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
+            Some(self.factory.inputs.clone())
+        } else {
+            self.factory
+                .inputs
+                .rearranged(&slots, self.pullable.as_ref())
+        };
+        let Some(inputs) = inputs else {
+            return self.compile_anew(scene, affected, changes);
+        };
+
+        // Everything that can fail, before anything changes.
+        let names = names(scene)?;
+        let pool = std::mem::take(&mut self.factory.pool);
+        let symbols = std::mem::take(&mut self.factory.symbols);
+        let mut assembly = Assembly::new(scene, bodies, pool, symbols, names);
+        let only = |b: usize| is_selected.contains(&b);
+        let built = assemble(&mut assembly, scene, &inputs, &selected, &only);
+        let Assembled {
+            pool,
+            bodies,
+            symbols,
+            springs,
+            works,
+        } = assembly.finish();
+        self.factory.pool = pool;
+        self.factory.symbols = symbols;
+        let equations = built?;
+        let curves = Curves::new(&scene.trajectories);
+        let found = constrain(scene, &bodies, &curves, &index, only)?;
+
+        // From here on nothing fails.
+        let old_bodies = std::mem::replace(&mut self.bodies, bodies.into());
+        let body_map = |old: usize| index.get(&old_bodies[old].name).copied();
+        let forces = element_map(
+            changes,
+            ElementKind::Force,
+            self.elements.0,
+            scene.forces.len(),
+        );
+        let links = element_map(
+            changes,
+            ElementKind::Link,
+            self.elements.1,
+            scene.links.len(),
+        );
+        self.layout.apply(&plan);
+        let mut update = ModelUpdate::default();
+        let system = &mut self.system;
+        let rhs = &mut self.factory.rhs;
+        let owners = self.layout.owners();
+        let made = system.len() / BODY_VARIABLES;
+        for (s, &owner) in owners.iter().enumerate().skip(made) {
+            for k in 0..BODY_VARIABLES {
+                system.add_variable(variable_name(owner, s, k), 0.0);
+            }
+        }
+        rhs.resize(system.len(), Pool::ZERO);
+        self.state_only.resize(system.len(), true);
+        for (s, owner) in plan
+            .freed
+            .iter()
+            .map(|(_, s)| (*s, None))
+            .chain(plan.taken.iter().map(|(name, s)| (*s, Some(name.as_str()))))
+        {
+            for (k, var) in block(s).all().enumerate() {
+                system.rename(var, variable_name(owner, s, k));
+                system.clear_equation(var);
+                system.set_initial(var, 0.0);
+                rhs[var.index()] = Pool::ZERO;
+                self.state_only[var.index()] = true;
+                update.changes.equations.push(var);
+            }
+        }
+        for &b in &selected {
+            let Some(vars) = self.bodies[b].vars else {
+                continue;
+            };
+            for (k, value) in self.bodies[b].initial_values().into_iter().enumerate() {
+                system.clear_equation(vars.at(k));
+                system.set_initial(vars.at(k), value);
+            }
+            update.changes.equations.extend(vars.all());
+        }
+        let reading = Reading {
+            pool: &self.factory.pool,
+            symbols: &self.factory.symbols,
+            curves: &curves,
+        };
+        for (var, node) in equations {
+            rhs[var.index()] = node;
+            self.state_only[var.index()] = reading.declare(system, var, node);
+        }
+        for (var, prescription) in found.prescriptions {
+            system.prescribe(var, prescription);
+        }
+        for name in &changes.initial_changed {
+            let Some(&b) = index.get(name) else { continue };
+            update.bodies.insert(b);
+            if is_selected.contains(&b) {
+                continue;
+            }
+            if let Some(vars) = self.bodies[b].vars {
+                for (k, value) in self.bodies[b].initial_values().into_iter().enumerate() {
+                    system.set_initial(vars.at(k), value);
+                }
+                update.changes.initial_values.extend(vars.all());
+            }
+        }
+        update.changes.equations.sort_unstable();
+        update.changes.equations.dedup();
+        update.bodies.extend(selected.iter().copied());
+
+        let mut constraints: Vec<Vec<_>> = scene
+            .bodies
+            .iter()
+            .map(|body| match self.index.get(&body.name) {
+                Some(&o) if !affected.contains(&body.name) => self.constraints[o].clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for (b, list) in found.constraints {
+            constraints[b] = list;
+        }
+        self.constraints = constraints;
+
+        // Springs and work elements: those of the bodies assembled again are new; the others
+        // follow their elements and bodies to their new places.
+        let touches = |name: &str| affected.contains(name);
+        self.springs.retain(|s| {
+            let (a, b) = s.bodies;
+            !touches(&old_bodies[a].name) && b.is_none_or(|b| !touches(&old_bodies[b].name))
+        });
+        for spring in &mut self.springs {
+            spring.link = links[spring.link].expect("a kept link is in the new scene");
+            spring.span = scene.links[spring.link].origin.command;
+            let (a, b) = spring.bodies;
+            spring.bodies = (
+                body_map(a).expect("a kept spring's body is in the new scene"),
+                b.and_then(body_map),
+            );
+        }
+        self.springs.extend(springs);
+        self.springs.sort_by_key(|s| s.link);
+        self.works
+            .retain(|w| w.parts.iter().all(|p| !touches(&old_bodies[p.body].name)));
+        for work in &mut self.works {
+            for part in &mut work.parts {
+                part.body = body_map(part.body).expect("a kept element's body is in the scene");
+            }
+            match &mut work.source {
+                Source::Force(i) => {
+                    *i = forces[*i].expect("a kept force is in the new scene");
+                    work.span = Some(scene.forces[*i].origin.command);
+                }
+                Source::Link(i) => {
+                    *i = links[*i].expect("a kept link is in the new scene");
+                    work.span = Some(scene.links[*i].origin.command);
+                }
+                Source::Body(b) => {
+                    *b = body_map(*b).expect("a kept body is in the new scene");
+                }
+            }
+        }
+        self.works.extend(works);
+        self.works.sort_by_key(|w| w.source);
+
+        self.index = index;
+        self.factory.curves = curves;
+        self.factory.inputs = inputs;
+        self.elements = (scene.forces.len(), scene.links.len());
+        Ok(update)
+    }
+}
+
+/// For each element of `kind` (forces or links) of the scene before an edit, its place after
+/// it (`None` if removed). Elements keep their order: those neither removed nor added pair up
+/// in turn, changed ones included.
+fn element_map(
+    changes: &SceneDiff,
+    kind: ElementKind,
+    old_len: usize,
+    new_len: usize,
+) -> Vec<Option<usize>> {
+    let mut removed = vec![false; old_len];
+    let mut added = vec![false; new_len];
+    for c in changes.changes.iter().filter(|c| c.kind == kind) {
+        match (c.change, c.old, c.new) {
+            (ChangeKind::Removed, Some(i), _) => removed[i] = true,
+            (ChangeKind::Added, _, Some(j)) => added[j] = true,
+            _ => {}
+        }
+    }
+    let mut next = (0..new_len).filter(|&j| !added[j]);
+    removed
+        .iter()
+        .map(|&gone| if gone { None } else { next.next() })
+        .collect()
+}
