@@ -101,6 +101,9 @@ string_enum! {
         Shape = "shape",
         Trajectory = "trajectory",
         ControlPanel = "control-panel",
+        /// The whole editor: the control panel with its menus, a graphical and a language
+        /// viewer, and every window they open; File ▸ Save saves the host's document.
+        Full = "full",
     }
 }
 
