@@ -106,9 +106,9 @@ impl ControlBar {
 pub fn rate_label(rate: f64) -> String {
     let size = rate.abs();
     let number = match size {
-        s if s == 0.125 => "⅛".to_string(),
-        s if s == 0.25 => "¼".to_string(),
-        s if s == 0.5 => "½".to_string(),
+        0.125 => "⅛".to_string(),
+        0.25 => "¼".to_string(),
+        0.5 => "½".to_string(),
         s => format!("{s}"),
     };
     let way = if rate < 0.0 { "◀ " } else { "" };

@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "unknown editor kind 'spreadsheet': expected one of graphical, language, shape, \
-             trajectory, control-panel"
+             trajectory, control-panel, full"
         );
         let long = "x".repeat(10_000);
         let e = long.parse::<HandleKind>().unwrap_err();

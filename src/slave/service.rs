@@ -454,6 +454,7 @@ impl RenditionService {
     ) -> zbus::fdo::Result<()> {
         check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
+        let rate = request::playing_rate(rate).map_err(property_error)?;
         property(self.main.call(move |s| s.set_rate(n, rate, false)).await)
     }
 

@@ -349,15 +349,17 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
     edit.append(Some("Redo"), Some("win.redo"));
     let view = gio::Menu::new();
     view.append(Some("Reset view"), Some("win.reset-view"));
-    view.append(
-        Some("Keep this view (as the scene's camera)"),
-        Some("win.keep-view"),
-    );
     let looks = gio::Menu::new();
     for (label, name, _) in LOOKS {
         looks.append(Some(label), Some(&format!("win.{name}")));
     }
     view.append_section(None, &looks);
+    let keep = gio::Menu::new();
+    keep.append(
+        Some("Keep this view (the scene's camera)"),
+        Some("win.keep-view"),
+    );
+    view.append_section(None, &keep);
     let motion = gio::Menu::new();
     motion.append(Some("Simulate"), Some("win.simulate"));
     motion.append(Some("Play"), Some("win.play"));
