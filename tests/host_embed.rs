@@ -389,7 +389,12 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
     );
     xdotool(None, &["type", "0.75"]);
     xdotool(None, &["key", "ctrl+Return"]);
-    host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+    let state = host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+    assert!(
+        !state[0]["status"].as_str().unwrap().starts_with("Saved"),
+        "the status line no longer says the document is saved: {}",
+        state[0]["status"]
+    );
     xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
     let both_changed = mass_changed.replace("sphere 0.5", "sphere 0.75");
     wait_for_file(&memo, &both_changed);

@@ -213,8 +213,10 @@ fn a_host_we_did_not_write_drives_the_slave() {
     }
 }
 
-/// OpenEditor opens the editor's language viewer on the slave's own session (6.2.4): text
-/// typed there and applied with Update reaches the host as SceneTextChanged.
+/// OpenEditor opens the full editor on the slave's own session (6.2.4), right after the host
+/// made a rendition (the editor's GL and the rendition's share the slave's main thread): text
+/// typed into its language viewer and applied with Update reaches the host as
+/// SceneTextChanged.
 #[test]
 fn an_editor_the_host_opens_edits_the_slaves_scene() {
     let display = std::env::var("DISPLAY")
@@ -239,7 +241,8 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
             }
         }
     });
-    subdocument.open_editor("language").unwrap();
+    subdocument.create_rendition(64, 48).unwrap();
+    subdocument.open_editor("full").unwrap();
     let window = xdotool(
         Some(&display),
         &[

@@ -18,6 +18,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::{Rc, Weak};
 
+/// How the status line begins when the document was saved.
+const SAVED: &str = "Saved";
+
 /// A new document: an empty memo.
 const EMPTY_MEMO: &str = "<DOCUMENT CMEMO>\n<CMEMO>\n<TO></TO>\n<FROM></FROM>\n\
                           <SUBJECT></SUBJECT>\n<BODY>\n<PARAGRAPH>\n<TEXT></TEXT>\n\
@@ -449,6 +452,10 @@ impl HostWindow {
     fn mark_modified(&self) {
         self.open.borrow_mut().modified = true;
         self.update_title();
+        // "Saved …" is no longer true.
+        if self.status.text().starts_with(SAVED) {
+            self.say("");
+        }
     }
 
     fn store_text(&self, edit: TextEdit) {
@@ -622,7 +629,7 @@ impl HostWindow {
                     open.modified = false;
                 }
                 self.update_title();
-                self.say(&format!("Saved {}.", path.display()));
+                self.say(&format!("{SAVED} {}.", path.display()));
                 then(self);
             }
             Err(e) if ReadOnlyFile::of(&e).is_some() => self.confirm_read_only(path, then),
