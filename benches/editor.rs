@@ -1,11 +1,11 @@
 //! The graphical viewer while dragging in a 1,000-body scene: how often it redraws, and how
 //! long it takes from a pointer motion event to the new literal in the language viewer.
 //!
-//! The editor's windows (`asgard::ui::open_standalone`) run in this process on a private Xvfb
-//! display; xdotool drags a body's position handle with Shift held (each motion rewrites the
-//! body's `init_pos` in the text), and, as the baseline measured in the same run, drags the
-//! same way without Shift (the view turns; the text does not change). Frames are counted on the
-//! viewer window's frame clock. The latency runs from the motion event (seen by a controller
+//! The editor's windows (`asgard::ui::open_editor`, `EditorKind::Full`) run in this process
+//! on a private Xvfb display; xdotool drags a body's position handle with Shift held (each
+//! motion rewrites the body's `init_pos` in the text), and, as the baseline measured in the
+//! same run, drags the same way without Shift (the view turns; the text does not change).
+//! Frames are counted on the viewer window's frame clock. The latency runs from the motion event (seen by a controller
 //! in the capture phase, before the viewer's own gesture) to the language viewer's buffer
 //! changing, and is compared with the time to evaluate the scene text once (part of every
 //! edit, since the text is the document).
@@ -188,7 +188,7 @@ fn main() {
 
     let session = ui::waker::session_for_text(text.clone());
     session.set_auto_simulate(false);
-    ui::open_standalone(&app, &session);
+    ui::open_editor(&app, &session, ui::EditorKind::Full);
     let windows = app.windows();
     let titled = |part: &str| {
         windows

@@ -663,3 +663,103 @@ fn saving_over_a_read_only_scene_asks_first() {
     let backup = std::fs::read_to_string(dir.path().join("scene.asg~")).unwrap();
     assert_eq!(backup, TWO_BALLS);
 }
+
+/// View ▸ Keep this view (Ctrl+Shift+K) writes the view shown, turned by a drag, into the
+/// text as the scene's camera, in one undo step; the picture stays as it was.
+#[test]
+fn keep_this_view_writes_the_camera_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let first = editor.screenshot(area);
+    // Turn the view: the left button dragged across the picture.
+    let (x, y) = (area.x + area.width / 2, area.y + area.height / 2);
+    editor.xdotool(&[
+        "mousemove",
+        &x.to_string(),
+        &y.to_string(),
+        "mousedown",
+        "1",
+    ]);
+    for k in 1..=6 {
+        let to = (x + 15 * k).to_string();
+        editor.xdotool(&["mousemove", &to, &(y + 5 * k).to_string()]);
+    }
+    editor.xdotool(&["mouseup", "1"]);
+    // Turned, and settled: two pictures in a row alike.
+    let mut last = first.clone();
+    let turned = wait_for("the view turned and settled", || {
+        let now = editor.screenshot(area);
+        let settled = differing(&now, &first, 24) > 100 && differing(&now, &last, 0) == 0;
+        last = now.clone();
+        settled.then_some(now)
+    });
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+shift+k"]);
+    let text = wait_for("the camera in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("camera pos").then_some(text)
+    });
+    assert!(
+        text.starts_with(TWO_BALLS),
+        "only a command is added:\n{text}"
+    );
+    let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let camera = scene.camera.expect("a camera element");
+    assert!(
+        matches!(&camera.rot, asgard::scene::model::CameraValue::Constant(r) if r.value.norm() > 0.05),
+        "the turned view's rotation is kept: {text}"
+    );
+    // The viewer now follows the scene's camera, which is the view it showed.
+    wait_for("the picture drawn from the scene's camera", || {
+        (differing(&editor.screenshot(area), &turned, 24) < 200).then_some(())
+    });
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take the camera out", || {
+        (editor.text() == TWO_BALLS).then_some(())
+    });
+}
+
+/// A trajectory's points are shown with their handles in a new viewer; Shift and the middle
+/// button on one, dragged sideways, add a point after it, which the text has at once.
+#[test]
+fn a_trajectory_point_added_graphically_appears_in_the_text() {
+    const PATH: &str = "simulator finish 2 step 0.05
+shape_set ball desc {sphere 0.5}
+body a shape ball init_pos {0 0 0}
+body b shape ball init_pos {4 0 0}
+trajectory path points {{0 0 2 0} {1 4 2 0}}
+";
+    let (_dir, file) = scene_file(PATH);
+    let editor = Editor::start(&file);
+    let scene = evaluate(PATH).unwrap();
+    let area = drawn_area(&editor);
+    let (camera, viewport) = first_view(&scene, area);
+    let seen = camera
+        .project(&Point3::new(4.0, 2.0, 0.0), &viewport)
+        .unwrap();
+    let at = (
+        area.x + seen.x.round() as i32,
+        area.y + seen.y.round() as i32,
+    );
+    editor.xdotool(&["mousemove", &at.0.to_string(), &at.1.to_string()]);
+    editor.xdotool(&["keydown", "shift", "mousedown", "2"]);
+    for k in 1..=6 {
+        let x = (at.0 + 10 * k).to_string();
+        editor.xdotool(&["mousemove", &x, &at.1.to_string()]);
+    }
+    editor.xdotool(&["mouseup", "2", "keyup", "shift"]);
+    let text = wait_for("a third point of path in the text over D-Bus", || {
+        let text = editor.text();
+        let points = evaluate(&text).ok()?.trajectories[0].pieces[0].points.len();
+        (points == 3).then_some(text)
+    });
+    assert!(
+        text.starts_with("simulator finish 2 step 0.05\nshape_set ball desc {sphere 0.5}\n"),
+        "only the trajectory's command changes:\n{text}"
+    );
+    assert!(
+        text.contains("trajectory path points {{0 0 2 0} {1 4 2 0} {"),
+        "{text}"
+    );
+}

@@ -263,6 +263,157 @@ fn an_edit_in_a_detached_editor_is_saved_into_the_document() {
     );
 }
 
+/// A memo whose scene has a mass and a sphere's size at the ends of its first two lines,
+/// where keys reach them.
+const MASS_AND_SIZE: &str = "<DOCUMENT CMEMO>
+<CMEMO>
+<TO>Tester</TO>
+<FROM>Host test</FROM>
+<SUBJECT>The full editor</SUBJECT>
+<BODY>
+<PARAGRAPH>
+<DOCUMENT ANIMATION>
+<ANIMATION>
+<ASGARD>
+shape_set ss1 desc \\{sphere 0.5\\}
+body b1 shape ss1 init_pos \\{0 1 0\\} mass 2
+simulator finish 1
+</ASGARD>
+</ANIMATION>
+</DOCUMENT>
+</PARAGRAPH>
+</BODY>
+</CMEMO>
+</DOCUMENT>
+";
+
+/// The shown windows whose names match `pattern`.
+fn windows_named(pattern: &str) -> Vec<String> {
+    // xdotool search exits with 1 when nothing matches.
+    let out = Command::new("xdotool")
+        .args(["search", "--onlyvisible", "--name", pattern])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The first window whose name matches `pattern`, waiting for it to be shown.
+fn window_named(pattern: &str) -> String {
+    let start = Instant::now();
+    loop {
+        if let Some(window) = windows_named(pattern).into_iter().next() {
+            return window;
+        }
+        assert!(
+            start.elapsed() < LIMIT,
+            "no window named '{pattern}' within {LIMIT:?}"
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Waits until the file at `path` holds `wanted`.
+fn wait_for_file(path: &Path, wanted: &str) {
+    let start = Instant::now();
+    while std::fs::read_to_string(path).unwrap() != wanted {
+        assert!(
+            start.elapsed() < LIMIT,
+            "the document did not become, within {LIMIT:?}:\n{wanted}\nit is:\n{}",
+            std::fs::read_to_string(path).unwrap()
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Asgard ▸ Full Editor (Ctrl+Shift+E) opens the whole editor on the animation's scene: the
+/// control panel, a graphical and a language viewer; opening it again opens no twin. A mass
+/// changed in it and saved with the editor's own Save is saved by the host into the document;
+/// a sphere's size changed then and saved from the host's File ▸ Save too; the document on
+/// disk differs from the original by exactly those two numbers.
+#[test]
+fn the_full_editor_edits_the_document_and_saves_through_the_host() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("full.sgml");
+    std::fs::write(&memo, MASS_AND_SIZE).unwrap();
+    let host = Host::open(&memo);
+    host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+
+    let window = host.window();
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+e"],
+    );
+    let panel = window_named("host's document — Asgard$");
+    window_named("host's document — Graphical viewer 1$");
+    let viewer = window_named("host's document — Language viewer 1$");
+    // Again: the open editor is raised, not doubled.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+e"],
+    );
+
+    // The mass, at the end of the second line; the editor's Save (Ctrl+S) saves the document.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &viewer, "key", "ctrl+Home"],
+    );
+    // The last character selected, then typed over.
+    xdotool(None, &["key", "Down", "End", "shift+Left"]);
+    xdotool(None, &["type", "3"]);
+    xdotool(None, &["key", "ctrl+s"]);
+    let mass_changed = MASS_AND_SIZE.replace("\\} mass 2", "\\} mass 3");
+    wait_for_file(&memo, &mass_changed);
+    host.wait_for_window("the document saved", |w| w["modified"] == false);
+
+    // The sphere's radius, before the first line's last brace; Update, then the host saves.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &viewer, "key", "ctrl+Home"],
+    );
+    xdotool(
+        None,
+        &[
+            "key",
+            "End",
+            "Left",
+            "shift+Left",
+            "shift+Left",
+            "shift+Left",
+        ],
+    );
+    xdotool(None, &["type", "0.75"]);
+    xdotool(None, &["key", "ctrl+Return"]);
+    let state = host.wait_for_window("the document marked modified", |w| w["modified"] == true);
+    assert!(
+        !state[0]["status"].as_str().unwrap().starts_with("Saved"),
+        "the status line no longer says the document is saved: {}",
+        state[0]["status"]
+    );
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    let both_changed = mass_changed.replace("sphere 0.5", "sphere 0.75");
+    wait_for_file(&memo, &both_changed);
+    host.wait_for_window("the document saved", |w| w["modified"] == false);
+
+    assert_eq!(windows_named("host's document — Asgard$").len(), 1);
+    assert_eq!(windows_named("Language viewer").len(), 1);
+    // The control panel closes the editor's windows; the host and its document stay.
+    xdotool(None, &["windowfocus", "--sync", &panel, "key", "ctrl+w"]);
+    let start = Instant::now();
+    while !windows_named("host's document").is_empty() {
+        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
+        std::thread::sleep(POLL);
+    }
+    let state = host.wait_for("the animation still runs", |a| a["phase"] == "running");
+    assert_eq!(state[0]["modified"], false);
+    assert_eq!(std::fs::read_to_string(&memo).unwrap(), both_changed);
+}
+
 /// A scene whose computed motion (to its finish, 0.1 s) is fine but whose live run, which goes
 /// on past the finish, blows up at about 0.2 s: x' = 100 x².
 const FAILS_LIVE: &str = "<DOCUMENT CMEMO>

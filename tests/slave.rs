@@ -213,8 +213,10 @@ fn a_host_we_did_not_write_drives_the_slave() {
     }
 }
 
-/// OpenEditor opens the editor's language viewer on the slave's own session (6.2.4): text
-/// typed there and applied with Update reaches the host as SceneTextChanged.
+/// OpenEditor opens the full editor on the slave's own session (6.2.4), right after the host
+/// made a rendition (the editor's GL and the rendition's share the slave's main thread): text
+/// typed into its language viewer and applied with Update reaches the host as
+/// SceneTextChanged.
 #[test]
 fn an_editor_the_host_opens_edits_the_slaves_scene() {
     let display = std::env::var("DISPLAY")
@@ -239,7 +241,8 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
             }
         }
     });
-    subdocument.open_editor("language").unwrap();
+    subdocument.create_rendition(64, 48).unwrap();
+    subdocument.open_editor("full").unwrap();
     let window = xdotool(
         Some(&display),
         &[
@@ -271,6 +274,83 @@ fn an_editor_the_host_opens_edits_the_slaves_scene() {
     assert_eq!(subdocument.get_scene_text().unwrap(), text);
     // The slave ends when the last proxy lets go of the connection, editor windows and all.
     drop(listener);
+    drop(subdocument);
+    drop(connection);
+    assert!(child.wait().unwrap().success());
+}
+
+/// Waits until `condition` holds, polling; fails naming `what` after a minute.
+fn wait_until(what: &str, condition: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !condition() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "not {what} within a minute"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The transport over D-Bus: `Step` moves whole output steps either way within the span,
+/// `Rate` plays backwards (down to the start, where playback stops) and refuses speeds outside
+/// 1/8 to 8, and the keys a host forwards do the same (End, Left, `[`, `r`).
+#[test]
+fn reverse_playback_and_steps_land_on_the_expected_times() {
+    let (mut child, connection) = start_slave();
+    let subdocument = SubdocumentProxyBlocking::builder(&connection)
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    subdocument
+        .set_scene_text(
+            "shape_set s desc {sphere 0.5}\nbody b shape s init_dpos {1 0 0}\n\
+             simulator finish 0.5 step 0.01\n",
+        )
+        .unwrap();
+    let path = subdocument.create_rendition(32, 32).unwrap();
+    let rendition = RenditionProxyBlocking::builder(&connection)
+        .path(path)
+        .unwrap()
+        .cache_properties(CacheProperties::No)
+        .build()
+        .unwrap();
+    wait_until("simulated", || subdocument.status().unwrap() == "ready");
+    let time = || rendition.time().unwrap();
+    let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+
+    rendition.step(3).unwrap();
+    assert!(near(time(), 0.03), "three steps forward: {}", time());
+    rendition.step(-1).unwrap();
+    assert!(near(time(), 0.02), "one step back: {}", time());
+    rendition.step(-10).unwrap();
+    assert_eq!(time(), 0.0, "steps stop at the start");
+
+    rendition.seek(0.5).unwrap();
+    rendition.set_rate(-8.0).unwrap();
+    assert_eq!(rendition.rate().unwrap(), -8.0);
+    rendition.play().unwrap();
+    wait_until("played back to the start", || !rendition.playing().unwrap());
+    assert_eq!(time(), 0.0, "reverse playback ends at the start");
+
+    let refused = rendition.set_rate(20.0).unwrap_err().to_string();
+    assert!(refused.contains("0.125 to 8"), "{refused}");
+    assert_eq!(
+        rendition.rate().unwrap(),
+        -8.0,
+        "a refused rate changes nothing"
+    );
+
+    rendition.key("End", true, 0).unwrap();
+    assert_eq!(time(), 0.5);
+    rendition.key("Left", true, 0).unwrap();
+    rendition.key("Left", false, 0).unwrap();
+    assert!(near(time(), 0.49), "Left steps back: {}", time());
+    rendition.key("bracketleft", true, 0).unwrap();
+    assert_eq!(rendition.rate().unwrap(), -4.0);
+    rendition.key("r", true, 0).unwrap();
+    assert_eq!(rendition.rate().unwrap(), 4.0);
+
+    drop(rendition);
     drop(subdocument);
     drop(connection);
     assert!(child.wait().unwrap().success());

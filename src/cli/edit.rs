@@ -51,7 +51,7 @@ pub fn run(args: EditArgs) -> ExitCode {
             None => ui::waker::session_for_text(""),
         };
         session.set_auto_simulate(false);
-        ui::open_standalone(app, &session);
+        ui::open_editor(app, &session, ui::EditorKind::Full);
         if let Err(e) = slave::serve_session(session, app) {
             eprintln!("asgard edit: not serving the scene on the session bus: {e}");
         }

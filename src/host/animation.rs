@@ -7,6 +7,7 @@
 //! context (`glib::spawn_future_local`), never blocking it. A slave that dies leaves a message
 //! and a Restart button in its place; nothing else in the host is touched.
 
+use super::controls::{Control, ControlBar};
 use super::input::{InputEvent, InputQueue};
 use super::probe::AnimationState;
 use crate::doc::PresentationSize;
@@ -32,6 +33,10 @@ use zbus::zvariant::Value;
 /// The size an animation gets when neither the document nor the slave asks for one.
 const FALLBACK_SIZE: (u32, u32) = (400, 300);
 
+/// How far (pixels) a right button may move between press and release and still be a click
+/// that opens the context menu rather than a drag.
+const CLICK_SLOP: f64 = 4.0;
+
 /// Events queued for the slave at most; see [`InputQueue`].
 const INPUT_QUEUE_CAPACITY: usize = 64;
 
@@ -45,6 +50,9 @@ pub enum AnimationEvent {
     Message(String),
     /// The rendition went live or back to playback (asked to, or its live run failed).
     ModeChanged,
+    /// An editor window of the slave asks for the document to be saved (its File ▸ Save);
+    /// the scene text it holds was reported before this.
+    SaveRequested,
 }
 
 /// Receives an animation's events; the window that owns the animations implements it.
@@ -72,6 +80,8 @@ pub struct Animation {
     notice: gtk::Label,
     failure: gtk::Box,
     failure_message: gtk::Label,
+    /// The transport controls shown over the animation on hover or focus.
+    controls: ControlBar,
     /// The scene text the slave was given or reported last; a restart starts from it.
     scene: RefCell<String>,
     requested_size: Option<PresentationSize>,
@@ -124,26 +134,33 @@ impl Animation {
         root.add_overlay(&notice);
         root.add_overlay(&failure);
         root.set_halign(gtk::Align::Start);
-        let this = Rc::new(Animation {
-            root,
-            picture,
-            notice,
-            failure,
-            failure_message,
-            scene: RefCell::new(scene),
-            requested_size: size,
-            size: Cell::new(size.map_or(FALLBACK_SIZE, |s| (s.width, s.height))),
-            link: RefCell::new(None),
-            generation: Cell::new(0),
-            phase: RefCell::new(Phase::Starting),
-            last_serial: Cell::new(0),
-            frames_shown: Cell::new(0),
-            handles: RefCell::new(BTreeSet::new()),
-            live: Cell::new(false),
-            slow_notice: Cell::new(false),
-            input: RefCell::new(InputQueue::new(INPUT_QUEUE_CAPACITY)),
-            sending: Cell::new(false),
-            events,
+        let this = Rc::new_cyclic(|weak: &Weak<Animation>| {
+            let weak = weak.clone();
+            let controls = ControlBar::new(move |control| with(&weak, |a| a.control(control)));
+            controls.widget.set_visible(false);
+            root.add_overlay(&controls.widget);
+            Animation {
+                root,
+                picture,
+                notice,
+                failure,
+                failure_message,
+                controls,
+                scene: RefCell::new(scene),
+                requested_size: size,
+                size: Cell::new(size.map_or(FALLBACK_SIZE, |s| (s.width, s.height))),
+                link: RefCell::new(None),
+                generation: Cell::new(0),
+                phase: RefCell::new(Phase::Starting),
+                last_serial: Cell::new(0),
+                frames_shown: Cell::new(0),
+                handles: RefCell::new(BTreeSet::new()),
+                live: Cell::new(false),
+                slow_notice: Cell::new(false),
+                input: RefCell::new(InputQueue::new(INPUT_QUEUE_CAPACITY)),
+                sending: Cell::new(false),
+                events,
+            }
         });
         this.apply_size();
         let weak = Rc::downgrade(&this);
@@ -366,6 +383,13 @@ impl Animation {
 
     /// Pointer, scroll and key events on the picture go to the slave, in rendition pixels.
     fn connect_input(self: &Rc<Self>) {
+        let hover = gtk::EventControllerMotion::new();
+        let weak = Rc::downgrade(self);
+        hover.connect_enter(move |_, _, _| with(&weak, |a| a.update_controls(true)));
+        let weak = Rc::downgrade(self);
+        hover.connect_leave(move |_| with(&weak, |a| a.update_controls(false)));
+        self.root.add_controller(hover);
+
         let motion = gtk::EventControllerMotion::new();
         let weak = Rc::downgrade(self);
         motion.connect_motion(move |c, x, y| {
@@ -415,6 +439,10 @@ impl Animation {
                     y + dy,
                     g.current_event_state(),
                 );
+                // A right click that did not drag (which zooms the view) opens the menu.
+                if g.current_button() == gdk::BUTTON_SECONDARY && dx.hypot(dy) < CLICK_SLOP {
+                    a.show_menu(x, y);
+                }
             });
         });
         self.picture.add_controller(drag);
@@ -445,13 +473,20 @@ impl Animation {
                 return glib::Propagation::Proceed;
             };
             a.key(key, true, state);
-            // Live, the arrow keys push a body: they must not move the focus away (its
-            // release would then never reach the slave).
-            let arrow = matches!(
+            // The arrow keys push a body (live) or step (playback), and Home, End and space
+            // are the transport's: they must not move the focus away or scroll the page
+            // (an arrow's release would then never reach the slave).
+            let transport = matches!(
                 key,
-                gdk::Key::Up | gdk::Key::Down | gdk::Key::Left | gdk::Key::Right
+                gdk::Key::Up
+                    | gdk::Key::Down
+                    | gdk::Key::Left
+                    | gdk::Key::Right
+                    | gdk::Key::Home
+                    | gdk::Key::End
+                    | gdk::Key::space
             );
-            if arrow && a.is_live() {
+            if transport && !state.contains(gdk::ModifierType::CONTROL_MASK) {
                 glib::Propagation::Stop
             } else {
                 glib::Propagation::Proceed
@@ -465,8 +500,56 @@ impl Animation {
 
         let focus = gtk::EventControllerFocus::new();
         let weak = Rc::downgrade(self);
-        focus.connect_enter(move |_| with(&weak, |a| (a.events)(a, AnimationEvent::Focused)));
+        focus.connect_enter(move |_| {
+            with(&weak, |a| {
+                a.update_controls(true);
+                (a.events)(a, AnimationEvent::Focused);
+            })
+        });
+        let weak = Rc::downgrade(self);
+        focus.connect_leave(move |_| with(&weak, |a| a.update_controls(false)));
         self.picture.add_controller(focus);
+    }
+
+    /// A button of the control bar: the key it stands for, pressed and released over the
+    /// animation, or Loop.
+    fn control(self: &Rc<Self>, control: Control) {
+        match control {
+            Control::Key(name) => {
+                for pressed in [true, false] {
+                    self.forward(InputEvent::Key {
+                        name: name.to_string(),
+                        pressed,
+                        modifiers: Modifiers::default(),
+                    });
+                }
+            }
+            Control::Loop(on) => self.call_rendition(move |r| {
+                Box::pin(async move { r.set_looping(on).await.map_err(ipc::Error::from) })
+            }),
+        }
+    }
+
+    /// Shows the control bar while the pointer is over the animation or it has the focus.
+    fn update_controls(&self, pointer_over: bool) {
+        let running = matches!(*self.phase.borrow(), Phase::Running);
+        let shown = running && (pointer_over || self.picture.has_focus());
+        self.controls.widget.set_visible(shown);
+    }
+
+    /// The context menu at `(x, y)` in the picture: the Asgard menu's commands for this
+    /// animation (the click made it the one they act on).
+    fn show_menu(&self, x: f64, y: f64) {
+        let menu = gtk::PopoverMenu::from_model(Some(&super::window::HostWindow::animation_menu()));
+        menu.set_parent(&self.picture);
+        menu.set_has_arrow(false);
+        menu.set_pointing_to(Some(&gdk::Rectangle::new(x as i32, y as i32, 1, 1)));
+        // A popover must leave its parent before the parent goes; it is made per opening.
+        menu.connect_closed(|menu| {
+            let menu = menu.clone();
+            glib::idle_add_local_once(move || menu.unparent());
+        });
+        menu.popup();
     }
 
     fn pointer(
@@ -651,6 +734,9 @@ async fn connect(weak: Weak<Animation>, generation: u64) -> Result<(), String> {
         pid,
     }));
     this.set_phase(Phase::Running);
+    this.controls.show_looping(true);
+    this.controls.show_playing(true);
+    this.controls.show_rate(1.0);
     match scene_error {
         Some(message) => this.show_notice(&message),
         None => this.show_notice(""),
@@ -740,6 +826,12 @@ async fn listen(
             if let Some(Value::F64(rate)) = changed.get("LiveRate") {
                 this.show_live_rate(*rate);
             }
+            if let Some(Value::Bool(playing)) = changed.get("Playing") {
+                this.controls.show_playing(*playing);
+            }
+            if let Some(Value::F64(rate)) = changed.get("Rate") {
+                this.controls.show_rate(*rate);
+            }
             if let Some(Value::Str(mode)) = changed.get("Mode") {
                 this.live.set(mode.as_str() == PlaybackMode::Live.as_str());
                 (this.events)(&this, AnimationEvent::ModeChanged);
@@ -761,6 +853,36 @@ async fn listen(
             this.scene.replace(args.text.clone());
             this.show_notice("");
             (this.events)(&this, AnimationEvent::SceneTextChanged(args.text));
+        }
+    });
+
+    // Save in an editor window saves the document. The text is asked for again first: the
+    // text and save signals are followed by two tasks, which need not run in order.
+    let mut saves = subdocument.receive_save_requested().await.map_err(failed)?;
+    let w = weak.clone();
+    let proxy = subdocument.clone();
+    glib::spawn_future_local(async move {
+        while next(&mut saves).await.is_some() {
+            let text = proxy.get_scene_text().await;
+            let Some(this) = current(&w, generation) else {
+                return;
+            };
+            match text {
+                Ok(text) => {
+                    if *this.scene.borrow() != text {
+                        this.scene.replace(text.clone());
+                        (this.events)(&this, AnimationEvent::SceneTextChanged(text));
+                    }
+                    (this.events)(&this, AnimationEvent::SaveRequested);
+                }
+                Err(e) => (this.events)(
+                    &this,
+                    AnimationEvent::Message(format!(
+                        "Not saved: Asgard did not give the scene text: {}",
+                        e.message()
+                    )),
+                ),
+            }
         }
     });
 

@@ -414,6 +414,8 @@ const STYLE: &str = "
 .asgard-paragraph { background: transparent; }
 .asgard-animation { background: #202020; }
 .asgard-animation:focus { outline: 2px solid #3584e4; }
+.asgard-controls { background: rgba(0, 0, 0, 0.6); color: white; border-radius: 6px;
+                   padding: 2px; }
 .asgard-notice { background: rgba(0, 0, 0, 0.6); color: white; padding: 2px 6px; }
 .asgard-failure { background: rgba(60, 0, 0, 0.9); color: white; padding: 12px;
                   border-radius: 6px; }

@@ -6,8 +6,10 @@
 //! edits it: text typed into paragraphs, animations inserted at the cursor (empty or from an
 //! `.asg` file) or deleted, New/Open/Save/Save As with atomic saves and a backup, a title with
 //! the file's name and a modified mark, and a question before unsaved changes are lost. The
-//! Asgard menu acts on the animation clicked last (section 6.2.4): Play, Stop, Rewind, the
-//! graphical and language editors, position and velocity handles, Recompute Motion.
+//! Asgard menu (and an animation's context menu) acts on the animation clicked last (section
+//! 6.2.4): Play, Stop, Rewind, Live, the full editor (Asgard's whole editor on that scene,
+//! whose Save saves the document) and single graphical and language viewers, position and
+//! velocity handles, Recompute Motion. Help ▸ Using Asgard says how to do each.
 //!
 //! Each animation is one `asgard slave` process on a private D-Bus connection, showing one
 //! rendition whose frames arrive through shared memory. The host depends on [`crate::ipc`] and
@@ -15,7 +17,9 @@
 //! host can do all it does from `schemas/` alone.
 
 mod animation;
+mod controls;
 mod document_view;
+mod help;
 mod input;
 mod locate;
 mod probe;

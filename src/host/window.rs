@@ -18,6 +18,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::{Rc, Weak};
 
+/// How the status line begins when the document was saved.
+const SAVED: &str = "Saved";
+
 /// A new document: an empty memo.
 const EMPTY_MEMO: &str = "<DOCUMENT CMEMO>\n<CMEMO>\n<TO></TO>\n<FROM></FROM>\n\
                           <SUBJECT></SUBJECT>\n<BODY>\n<PARAGRAPH>\n<TEXT></TEXT>\n\
@@ -82,9 +85,34 @@ const ACCELERATORS: &[(&str, &[&str])] = &[
     ("win.stop", &["<Control>period"]),
     ("win.rewind", &["<Control>Home"]),
     ("win.live", &["<Control>l"]),
+    ("win.full-editor", &["<Control><Shift>e"]),
     ("win.graphical-editor", &["<Control><Shift>g"]),
     ("win.language-editor", &["<Control><Shift>l"]),
 ];
+
+/// The Asgard menu's playback commands, also in an animation's context menu.
+const PLAYBACK_ITEMS: &[(&str, &str)] = &[
+    ("_Play", "win.play"),
+    ("_Stop", "win.stop"),
+    ("_Rewind", "win.rewind"),
+    ("_Live", "win.live"),
+];
+
+/// The Asgard menu's editors, also in an animation's context menu.
+const EDITOR_ITEMS: &[(&str, &str)] = &[
+    ("_Full Editor", "win.full-editor"),
+    ("_Graphical Editor", "win.graphical-editor"),
+    ("_Language Editor", "win.language-editor"),
+];
+
+/// A menu of `(label, action)` items.
+fn items(items: &[(&str, &str)]) -> gio::Menu {
+    let menu = gio::Menu::new();
+    for (label, action) in items {
+        menu.append(Some(label), Some(action));
+    }
+    menu
+}
 
 /// A check item of the Asgard menu acting on one animation: its action's name, whether it is
 /// on for an animation, and how to turn it on or off.
@@ -218,31 +246,34 @@ impl HostWindow {
             Some("win.insert-animation-file"),
         );
         edit.append(Some("_Delete Animation"), Some("win.delete-animation"));
-        let playback = gio::Menu::new();
-        playback.append(Some("_Play"), Some("win.play"));
-        playback.append(Some("_Stop"), Some("win.stop"));
-        playback.append(Some("_Rewind"), Some("win.rewind"));
-        playback.append(Some("_Live"), Some("win.live"));
-        let editors = gio::Menu::new();
-        editors.append(Some("_Graphical Editor"), Some("win.graphical-editor"));
-        editors.append(Some("_Language Editor"), Some("win.language-editor"));
         let editing = gio::Menu::new();
         editing.append(Some("P_osition Handles"), Some("win.position-handles"));
         editing.append(Some("_Velocity Handles"), Some("win.velocity-handles"));
         editing.append(Some("Re_compute Motion"), Some("win.recompute"));
         let asgard = gio::Menu::new();
-        asgard.append_section(None, &playback);
-        asgard.append_section(None, &editors);
+        asgard.append_section(None, &items(PLAYBACK_ITEMS));
+        asgard.append_section(None, &items(EDITOR_ITEMS));
         asgard.append_section(None, &editing);
+        let help = gio::Menu::new();
+        help.append(Some("_Using Asgard"), Some("win.help"));
         let bar = gio::Menu::new();
         bar.append_submenu(Some("_File"), &file);
         bar.append_submenu(Some("_Edit"), &edit);
         bar.append_submenu(Some("_Asgard"), &asgard);
+        bar.append_submenu(Some("_Help"), &help);
         bar
     }
 
+    /// An animation's context menu: the Asgard menu's playback and editor commands.
+    pub fn animation_menu() -> gio::Menu {
+        let menu = gio::Menu::new();
+        menu.append_section(None, &items(PLAYBACK_ITEMS));
+        menu.append_section(None, &items(EDITOR_ITEMS));
+        menu
+    }
+
     fn add_actions(self: &Rc<Self>) {
-        let plain: [(&str, Command); 14] = [
+        let plain: [(&str, Command); 16] = [
             ("new", |w| w.confirm_discard(|w| w.replace_document(None))),
             ("open", |w| w.confirm_discard(|w| w.choose_document())),
             ("save", |w| w.save(Box::new(|_| {}))),
@@ -260,6 +291,10 @@ impl HostWindow {
             ("rewind", |w| {
                 w.with_target(|a| a.rewind());
             }),
+            ("full-editor", |w| {
+                w.with_target(|a| a.open_editor(EditorKind::Full));
+            }),
+            ("help", |w| super::help::show(&w.window)),
             ("graphical-editor", |w| {
                 w.with_target(|a| a.open_editor(EditorKind::Graphical));
             }),
@@ -339,6 +374,7 @@ impl HostWindow {
                     }
                 }
                 AnimationEvent::Message(message) => this.say(&message),
+                AnimationEvent::SaveRequested => this.save(Box::new(|_| {})),
             }
         })
     }
@@ -416,6 +452,10 @@ impl HostWindow {
     fn mark_modified(&self) {
         self.open.borrow_mut().modified = true;
         self.update_title();
+        // "Saved …" is no longer true.
+        if self.status.text().starts_with(SAVED) {
+            self.say("");
+        }
     }
 
     fn store_text(&self, edit: TextEdit) {
@@ -589,7 +629,7 @@ impl HostWindow {
                     open.modified = false;
                 }
                 self.update_title();
-                self.say(&format!("Saved {}.", path.display()));
+                self.say(&format!("{SAVED} {}.", path.display()));
                 then(self);
             }
             Err(e) if ReadOnlyFile::of(&e).is_some() => self.confirm_read_only(path, then),

@@ -101,6 +101,9 @@ string_enum! {
         Shape = "shape",
         Trajectory = "trajectory",
         ControlPanel = "control-panel",
+        /// The whole editor: the control panel with its menus, a graphical and a language
+        /// viewer, and every window they open; File ▸ Save saves the host's document.
+        Full = "full",
     }
 }
 
@@ -169,7 +172,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "unknown editor kind 'spreadsheet': expected one of graphical, language, shape, \
-             trajectory, control-panel"
+             trajectory, control-panel, full"
         );
         let long = "x".repeat(10_000);
         let e = long.parse::<HandleKind>().unwrap_err();

@@ -58,6 +58,10 @@ pub trait Subdocument {
     #[zbus(signal)]
     fn scene_text_changed(&self, text: String) -> zbus::Result<()>;
 
+    /// An editor window the host opened asks it to save its document.
+    #[zbus(signal)]
+    fn save_requested(&self) -> zbus::Result<()>;
+
     #[zbus(signal)]
     fn simulation_progress(&self, reached: f64, finish: f64) -> zbus::Result<()>;
 
@@ -79,6 +83,9 @@ pub trait Rendition {
     fn pause(&self) -> Result<(), CallError>;
 
     fn seek(&self, time: f64) -> Result<(), CallError>;
+
+    /// Pauses and moves `frames` frames of the simulator's output step (back when negative).
+    fn step(&self, frames: i32) -> Result<(), CallError>;
 
     /// The frame memory and its layout: (fd, width, height, stride, buffers, buffer_size);
     /// map it with [`FrameReader::from_reply`](super::FrameReader::from_reply).
@@ -116,6 +123,13 @@ pub trait Rendition {
     /// A [`PlaybackMode`](super::PlaybackMode) string.
     #[zbus(property)]
     fn mode(&self) -> zbus::Result<String>;
+
+    /// Simulated seconds per real second; negative plays backwards.
+    #[zbus(property)]
+    fn rate(&self) -> zbus::Result<f64>;
+
+    #[zbus(property)]
+    fn set_rate(&self, rate: f64) -> zbus::Result<()>;
 
     #[zbus(property)]
     fn set_mode(&self, mode: &str) -> zbus::Result<()>;

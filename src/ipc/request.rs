@@ -3,7 +3,8 @@
 //! limits, rendition paths well formed) before anything acts on it.
 //!
 //! The slave's service gets each call's arguments unpacked by zbus and checks them with the
-//! functions here ([`pointer`], [`scroll`], [`size`], [`kind`], [`seek_time`]);
+//! functions here ([`pointer`], [`scroll`], [`size`], [`kind`], [`seek_time`],
+//! [`playing_rate`]);
 //! [`Request::decode`] goes the whole way from a message, signature and path included, with
 //! the same checks, for tools that read calls off the wire and for the `dbus_request` fuzz
 //! target (docs/FUZZING.md). A unit test holds the decoder to the methods and signatures
@@ -49,6 +50,8 @@ pub enum RenditionCall {
     Play,
     Pause,
     Seek(f64),
+    /// Frames to move, back when negative.
+    Step(i32),
     GetFrameBuffer,
     Pointer(PointerEvent),
     Scroll {
@@ -74,9 +77,11 @@ pub enum PropertyCall {
     GetAll {
         interface: String,
     },
-    /// Only the writable properties: a rendition's `Loop` and `Mode`.
+    /// Only the writable properties: a rendition's `Loop`, `Mode` and `Rate`.
     SetLoop(bool),
     SetMode(PlaybackMode),
+    /// Finite; the slave refuses a speed outside 1/8 to 8.
+    SetRate(f64),
 }
 
 /// Which object a call is for.
@@ -153,6 +158,17 @@ pub fn seek_time(time: f64) -> Result<f64, Error> {
     } else {
         Err(Error::InvalidArgument(format!(
             "seek to {time}: expected a finite time in seconds"
+        )))
+    }
+}
+
+/// A playing rate (`Rate`): a finite number; its range is the transport's to check.
+pub fn playing_rate(rate: f64) -> Result<f64, Error> {
+    if rate.is_finite() {
+        Ok(rate)
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "rate {rate}: expected a finite number of simulated seconds per second"
         )))
     }
 }
@@ -281,6 +297,7 @@ fn rendition(
         "GetFrameBuffer" => none().map(|()| RenditionCall::GetFrameBuffer)?,
         "Close" => none().map(|()| RenditionCall::Close)?,
         "Seek" => RenditionCall::Seek(seek_time(body.deserialize().map_err(&unpack)?)?),
+        "Step" => RenditionCall::Step(body.deserialize().map_err(&unpack)?),
         "Pointer" => {
             let (name, button, x, y, modifiers): (&str, u32, f64, f64, u32) =
                 body.deserialize().map_err(&unpack)?;
@@ -365,6 +382,10 @@ fn property(
                 (Object::Rendition(_), "Mode") => {
                     let mode = <&str>::try_from(&value).map_err(|_| wrong("s"))?;
                     Ok(PropertyCall::SetMode(kind(mode)?))
+                }
+                (Object::Rendition(_), "Rate") => {
+                    let rate = f64::try_from(&value).map_err(|_| wrong("d"))?;
+                    Ok(PropertyCall::SetRate(playing_rate(rate)?))
                 }
                 _ => Err(Error::InvalidArgument(format!(
                     "{own} has no writable property {}",
@@ -455,6 +476,7 @@ mod tests {
                     "suddu" => call(&path, interface, &member, &("press", 1u32, 2.0, 3.0, 0u32)),
                     "ddu" => call(&path, interface, &member, &(1.0, -1.0, 0u32)),
                     "sbu" => call(&path, interface, &member, &("Home", true, 0u32)),
+                    "i" => call(&path, interface, &member, &(-2i32,)),
                     other => panic!("{member}: no sample arguments for signature {other}"),
                 };
                 assert_eq!(
@@ -550,6 +572,11 @@ mod tests {
                 PropertyCall::SetMode(PlaybackMode::Live)
             )
         );
+        assert_eq!(
+            set(&r, "Rate", Value::F64(-0.5)).unwrap(),
+            Request::Property(Object::Rendition(2), PropertyCall::SetRate(-0.5))
+        );
+        assert!(invalid(set(&r, "Rate", Value::F64(f64::NAN))).contains("finite"));
         assert!(invalid(set(&r, "Loop", Value::U32(1))).contains("expected b"));
         assert!(invalid(set(&r, "Mode", Value::from("fast"))).contains("expected one of"));
         assert!(invalid(set(&r, "Time", Value::F64(1.0))).contains("no writable property Time"));

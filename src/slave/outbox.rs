@@ -20,6 +20,7 @@ use zbus::Connection;
 #[derive(Debug)]
 enum Signal {
     SceneTextChanged(String),
+    SaveRequested,
     SimulationProgress {
         reached: f64,
         finish: f64,
@@ -114,6 +115,11 @@ impl Outbox {
         });
     }
 
+    /// Asks the host to save its document; queued after the scene text it is to store.
+    pub fn save_requested(&self) {
+        self.push(Signal::SaveRequested);
+    }
+
     pub fn simulation_progress(&self, reached: f64, finish: f64) {
         self.replace(Signal::SimulationProgress { reached, finish }, |s| {
             matches!(s, Signal::SimulationProgress { .. })
@@ -177,6 +183,7 @@ async fn send(connection: &Connection, signal: Signal) -> zbus::Result<()> {
         Signal::SceneTextChanged(text) => {
             SubdocumentService::scene_text_changed(&subdocument()?, &text).await
         }
+        Signal::SaveRequested => SubdocumentService::save_requested(&subdocument()?).await,
         Signal::SimulationProgress { reached, finish } => {
             SubdocumentService::simulation_progress(&subdocument()?, reached, finish).await
         }

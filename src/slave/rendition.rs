@@ -79,6 +79,9 @@ impl Rendition {
     pub fn new(size: RenditionSize, start: f64, finish: f64) -> Result<Rendition, String> {
         let target = OffscreenTarget::new(size.width(), size.height())
             .map_err(|e| format!("cannot draw off-screen: {e}"))?;
+        // Not current until it draws, as after every frame: GTK makes an editor window's
+        // context current on this thread, and the two may not be current at once.
+        target.release_current();
         let frames = memory(size)?;
         Ok(Rendition {
             target,
@@ -107,6 +110,7 @@ impl Rendition {
         self.target
             .resize(size.width(), size.height())
             .map_err(|e| format!("cannot draw at the new size: {e}"))?;
+        self.target.release_current();
         self.frames = memory(size)?;
         self.refit();
         Ok(())

@@ -173,6 +173,9 @@ impl SubdocumentService {
     pub async fn scene_text_changed(emitter: &SignalEmitter<'_>, text: &str) -> zbus::Result<()>;
 
     #[zbus(signal)]
+    pub async fn save_requested(emitter: &SignalEmitter<'_>) -> zbus::Result<()>;
+
+    #[zbus(signal)]
     pub async fn simulation_progress(
         emitter: &SignalEmitter<'_>,
         reached: f64,
@@ -266,6 +269,17 @@ impl RenditionService {
         let n = self.open()?;
         let time = request::seek_time(time)?;
         self.main.call(move |s| s.seek(n, time)).await
+    }
+
+    async fn step(
+        &self,
+        #[zbus(header)] header: Header<'_>,
+        #[zbus(connection)] connection: &Connection,
+        frames: i32,
+    ) -> Result<(), Error> {
+        self.access.check(Some(&header), connection).await?;
+        let n = self.open()?;
+        self.main.call(move |s| s.step(n, frames)).await
     }
 
     #[zbus(out_args("fd", "width", "height", "stride", "buffers", "buffer_size"))]
@@ -418,6 +432,30 @@ impl RenditionService {
         check_property(&self.access, header, connection).await?;
         let n = self.open().map_err(property_error)?;
         property(self.main.call(move |s| s.set_looping(n, looping)).await)
+    }
+
+    #[zbus(property)]
+    async fn rate(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+    ) -> zbus::fdo::Result<f64> {
+        check_property(&self.access, header, connection).await?;
+        let n = self.open().map_err(property_error)?;
+        property(self.main.call(move |s| s.rate(n)).await)
+    }
+
+    #[zbus(property)]
+    async fn set_rate(
+        &self,
+        #[zbus(header)] header: Option<Header<'_>>,
+        #[zbus(connection)] connection: &Connection,
+        rate: f64,
+    ) -> zbus::fdo::Result<()> {
+        check_property(&self.access, header, connection).await?;
+        let n = self.open().map_err(property_error)?;
+        let rate = request::playing_rate(rate).map_err(property_error)?;
+        property(self.main.call(move |s| s.set_rate(n, rate, false)).await)
     }
 
     #[zbus(property)]

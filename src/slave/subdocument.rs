@@ -20,6 +20,8 @@ use crate::session::{Event, Session, SimStatus, ViewId, Waker};
 use crate::ui::EditorKind as EditorWindow;
 use crate::view::gesture::Effect;
 use crate::view::keys::KeyAction;
+use crate::view::live::ScreenDirection;
+use crate::view::transport::{next_speed, Direction};
 use gtk::prelude::*;
 use gtk4 as gtk;
 use nalgebra::Point2;
@@ -60,13 +62,16 @@ pub struct Subdocument {
     /// The application of the editor windows, made when the host first asks for one (a slave
     /// that never opens an editor needs no display).
     editors: RefCell<Option<gtk::Application>>,
+    /// Whether the scene belongs to a host's document (a slave), so that the editor windows'
+    /// Save asks the host to save it; the stand-alone editor's own windows save its file.
+    hosted: bool,
 }
 
 impl Subdocument {
     /// A subdocument with no scene text yet. `waker` is called from the simulator's thread;
     /// it must get [`Subdocument::poll`] called on this thread.
     pub fn new(outbox: Outbox, waker: Waker) -> Rc<Subdocument> {
-        let subdocument = Subdocument::serving(Session::new("", waker), outbox, None);
+        let subdocument = Subdocument::build(Session::new("", waker), outbox, None, true);
         subdocument.loaded.set(false);
         subdocument
     }
@@ -77,6 +82,15 @@ impl Subdocument {
         session: Rc<Session>,
         outbox: Outbox,
         editors: Option<gtk::Application>,
+    ) -> Rc<Subdocument> {
+        Subdocument::build(session, outbox, editors, false)
+    }
+
+    fn build(
+        session: Rc<Session>,
+        outbox: Outbox,
+        editors: Option<gtk::Application>,
+        hosted: bool,
     ) -> Rc<Subdocument> {
         let subdocument = Rc::new(Subdocument {
             host: session.new_view_id(),
@@ -92,6 +106,7 @@ impl Subdocument {
             outbox,
             started: Instant::now(),
             editors: RefCell::new(editors),
+            hosted,
         });
         let weak = Rc::downgrade(&subdocument);
         subdocument.session.subscribe(move |_, event| {
@@ -275,7 +290,8 @@ impl Subdocument {
     }
 
     /// Opens an editor window on this slave's session (6.2.4): its edits reach the host as
-    /// `SceneTextChanged` like any other change of the text.
+    /// `SceneTextChanged` like any other change of the text. In a slave, the windows' Save
+    /// asks the host to save its document (`SaveRequested`).
     pub fn open_editor(&self, kind: &str) -> Result<(), Error> {
         let kind = match request::kind(kind)? {
             EditorKind::Graphical => EditorWindow::Graphical,
@@ -283,10 +299,17 @@ impl Subdocument {
             EditorKind::Shape => EditorWindow::Shape,
             EditorKind::Trajectory => EditorWindow::Trajectory,
             EditorKind::ControlPanel => EditorWindow::ControlPanel,
+            EditorKind::Full => EditorWindow::Full,
         };
         let app = self.editor_application()?;
         // The windows' GL contexts are made current on this thread, where renditions draw.
-        crate::ui::open_editor(&app, &self.session, kind);
+        if self.hosted {
+            let outbox = self.outbox.clone();
+            let save = Rc::new(move || outbox.save_requested());
+            crate::ui::open_for_host(&app, &self.session, kind, save);
+        } else {
+            crate::ui::open_editor(&app, &self.session, kind);
+        }
         Ok(())
     }
 
@@ -414,6 +437,60 @@ impl Subdocument {
             r.touch();
             Ok(())
         })
+    }
+
+    /// Pauses rendition `number` and moves it `frames` frames (back when negative), a frame
+    /// being the simulator's output step.
+    pub fn step(&self, number: u32, frames: i32) -> Result<(), Error> {
+        let now = self.now();
+        let frame = self.session.simulator_settings().step;
+        let was_playing = self.with(number, |r| {
+            refuse_live(number, r)?;
+            let was_playing = r.transport.is_playing();
+            r.transport
+                .step(i64::from(frames), frame, now)
+                .map_err(|e| Error::InvalidScene(format!("cannot step: {e}")))?;
+            r.touch();
+            Ok(was_playing)
+        })?;
+        if was_playing {
+            self.outbox
+                .properties_changed(number, vec![("Playing", owned(false))]);
+        }
+        Ok(())
+    }
+
+    /// Jumps rendition `number` to the start or the finish, playing on if it plays.
+    pub fn go_to(&self, number: u32, end: Direction) -> Result<(), Error> {
+        let now = self.now();
+        self.with(number, |r| {
+            refuse_live(number, r)?;
+            r.transport.go_to_end(end, now);
+            r.touch();
+            Ok(())
+        })
+    }
+
+    pub fn rate(&self, number: u32) -> Result<f64, Error> {
+        self.with(number, |r| Ok(r.transport.rate()))
+    }
+
+    /// Sets rendition `number`'s playing rate (negative: reverse); `announce` when the caller
+    /// is not a property Set, which zbus announces itself.
+    pub fn set_rate(&self, number: u32, rate: f64, announce: bool) -> Result<(), Error> {
+        let now = self.now();
+        self.with(number, |r| {
+            r.transport
+                .set_rate(rate, now)
+                .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+            r.touch();
+            Ok(())
+        })?;
+        if announce {
+            self.outbox
+                .properties_changed(number, vec![("Rate", owned(rate))]);
+        }
+        Ok(())
     }
 
     pub fn frame_buffer(&self, number: u32) -> Result<FrameBufferReply, Error> {
@@ -594,10 +671,12 @@ impl Subdocument {
         })
     }
 
-    /// A forwarded key, with the meaning it has in every view (`crate::view::keys`): Home
-    /// restores the default view, space plays or pauses (in playback), `c` centres the view
-    /// under the pointer, `z`/`x` push the dragged handle, `a` held frees link ends, and live
-    /// the arrow keys push the body pulled last along their screen directions.
+    /// A forwarded key, with the meaning it has in every view (`crate::view::keys`): `v`
+    /// restores the default view, `c` centres the view under the pointer, `z`/`x` push the
+    /// dragged handle, `a` held frees link ends; in playback space plays or pauses, Left and
+    /// Right step, Home and End go to the start and the finish, `r` reverses and `[`/`]`
+    /// change the speed; live, the arrow keys push the body pulled last along their screen
+    /// directions.
     pub fn key(&self, number: u32, name: &str, pressed: bool) -> Result<(), Error> {
         let Some(action) = KeyAction::of_key(name) else {
             return self.with(number, |_| Ok(()));
@@ -621,11 +700,27 @@ impl Subdocument {
                 r.set_free(pressed);
                 Ok(Ok(Effect::Nothing))
             })?,
+            KeyAction::Push(direction) if self.mode(number)? == PlaybackMode::Playback.as_str() => {
+                return match direction {
+                    ScreenDirection::Left if pressed => self.step(number, -1),
+                    ScreenDirection::Right if pressed => self.step(number, 1),
+                    _ => Ok(()),
+                };
+            }
             KeyAction::Push(direction) => self.with(number, |r| {
                 Ok(r.push(direction, pressed)
                     .map(|()| Effect::Nothing)
                     .map_err(|e| format!("cannot push: {e}")))
             })?,
+            KeyAction::GoTo(end) => return self.go_to(number, end),
+            KeyAction::Reverse => {
+                let rate = -self.rate(number)?;
+                return self.set_rate(number, rate, true);
+            }
+            KeyAction::Speed { faster } => {
+                let rate = next_speed(self.rate(number)?, faster);
+                return self.set_rate(number, rate, true);
+            }
             KeyAction::CentreAtPointer => self
                 .with_scenery(|scenery| {
                     self.with(number, |r| {

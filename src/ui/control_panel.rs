@@ -21,10 +21,11 @@ const TEXT_ERROR: &str = "The text has an error";
 pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     let window = editor.window("Asgard");
     window.set_default_size(460, 150);
+    editor.set_control_panel(&window);
 
     let shapes_for_bodies = gio::Menu::new();
     let shapes_to_edit = gio::Menu::new();
-    let bar = menus(&shapes_for_bodies, &shapes_to_edit);
+    let bar = menus(&shapes_for_bodies, &shapes_to_edit, editor.saved_by_host());
     actions(editor, &window);
 
     let simulate = gtk::Button::with_label("Simulate");
@@ -118,8 +119,9 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     });
     {
         let editor = Rc::downgrade(editor);
+        // A host's document holds every edit already: closing loses nothing.
         window.connect_close_request(move |window| match editor.upgrade() {
-            Some(editor) if editor.session.is_modified() => {
+            Some(editor) if editor.session.is_modified() && !editor.saved_by_host() => {
                 confirm_close(&editor, window);
                 glib::Propagation::Stop
             }
@@ -204,7 +206,9 @@ fn fill_shapes(menu: &gio::Menu, action: &str, names: &[String]) {
     }
 }
 
-fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu {
+/// The menu bar. For a scene of a host's document (`in_host`), File saves the document and
+/// has no scene file to open, save as or revert to.
+fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu, in_host: bool) -> gio::Menu {
     let section = |items: &[(&str, &str)]| {
         let menu = gio::Menu::new();
         for (label, action) in items {
@@ -213,15 +217,17 @@ fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu) -> gio::Menu
         menu
     };
     let file = gio::Menu::new();
-    file.append_section(
-        None,
-        &section(&[
+    let files: &[(&str, &str)] = if in_host {
+        &[("Save the document", "win.save")]
+    } else {
+        &[
             ("Open…", "win.open"),
             ("Save", "win.save"),
             ("Save as…", "win.save-as"),
             ("Revert", "win.revert"),
-        ]),
-    );
+        ]
+    };
+    file.append_section(None, &section(files));
     file.append_section(
         None,
         &section(&[
@@ -296,10 +302,12 @@ fn actions(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
         });
         window.add_action(&action);
     };
-    add("open", files::open);
     add("save", files::save);
-    add("save-as", files::save_as);
-    add("revert", |e, _| files::revert(e));
+    if !editor.saved_by_host() {
+        add("open", files::open);
+        add("save-as", files::save_as);
+        add("revert", |e, _| files::revert(e));
+    }
     add("close", |_, w| w.close());
     add("stop-simulation", |e, _| e.session.cancel_simulation());
     add("export-picture", |e, w| {

@@ -50,7 +50,11 @@ pub struct Editor {
     next_listener: Cell<u64>,
     windows: RefCell<Vec<glib::WeakRef<gtk::Window>>>,
     /// The open shape editor: one at a time (4.1).
-    shape_editor: RefCell<Option<glib::WeakRef<gtk::Window>>>,
+    shape_editor: OneWindow,
+    /// The open control panel: one per session, raised by a second "open the full editor".
+    control_panel: OneWindow,
+    /// For a scene of a host's document: asks the host to save the document.
+    host_save: RefCell<Option<Rc<dyn Fn()>>>,
     /// Whether the session's motion was computed from the current text.
     motion_current: Cell<bool>,
     /// The editor's own session observer.
@@ -87,7 +91,9 @@ impl Editor {
             listeners: RefCell::new(Vec::new()),
             next_listener: Cell::new(1),
             windows: RefCell::new(Vec::new()),
-            shape_editor: RefCell::new(None),
+            shape_editor: OneWindow::default(),
+            control_panel: OneWindow::default(),
+            host_save: RefCell::new(None),
             motion_current: Cell::new(session.motion().is_some()),
             observer: Cell::new(None),
             opened: Cell::new((0, 0)),
@@ -227,16 +233,47 @@ impl Editor {
 
     /// The shape editor, while one is open.
     pub fn shape_editor(&self) -> Option<gtk::Window> {
-        self.shape_editor
-            .borrow()
-            .as_ref()
-            .and_then(|w| w.upgrade())
+        self.shape_editor.get()
     }
 
     pub fn set_shape_editor(&self, window: &impl IsA<gtk::Window>) {
-        let weak = glib::WeakRef::new();
-        weak.set(Some(window.upcast_ref()));
-        *self.shape_editor.borrow_mut() = Some(weak);
+        self.shape_editor.set(window);
+    }
+
+    /// The control panel, while one is open.
+    pub fn control_panel(&self) -> Option<gtk::Window> {
+        self.control_panel.get()
+    }
+
+    pub fn set_control_panel(&self, window: &impl IsA<gtk::Window>) {
+        self.control_panel.set(window);
+    }
+
+    // --- the scene of a host's document ----------------------------------------------------
+
+    /// Makes Save in every window of this session ask the host to save its document
+    /// (`save`), the scene being part of it.
+    pub fn save_through_host(&self, save: Rc<dyn Fn()>) {
+        *self.host_save.borrow_mut() = Some(save);
+    }
+
+    /// Whether the scene is part of a host's document, which the host saves.
+    pub fn saved_by_host(&self) -> bool {
+        self.host_save.borrow().is_some()
+    }
+
+    /// Asks the host to save its document, when the scene is part of one; returns whether it
+    /// did.
+    pub fn ask_host_to_save(&self) -> bool {
+        let save = self.host_save.borrow().clone();
+        match save {
+            Some(save) => {
+                save();
+                self.status("Asked the host to save the document the animation is part of.");
+                true
+            }
+            None => false,
+        }
     }
 
     /// The next number for a viewer's title: graphical or language.
@@ -254,8 +291,12 @@ impl Editor {
     // --- windows ---------------------------------------------------------------------------
 
     /// The name the windows show for the scene: its file name, or "untitled", with a star
-    /// when it differs from the file.
+    /// when it differs from the file; a scene of a host's document is "animation in the host's
+    /// document", without a star (the host's window shows whether the document is saved).
     pub fn scene_title(&self) -> String {
+        if self.saved_by_host() {
+            return "Animation in the host's document".into();
+        }
         let name = self
             .session
             .path()
@@ -326,15 +367,25 @@ impl Editor {
         });
     }
 
-    /// Closes every window of this session.
-    pub fn close_all(&self) {
-        let windows: Vec<gtk::Window> = self
-            .windows
+    /// The open windows of this session.
+    fn open_windows(&self) -> Vec<gtk::Window> {
+        self.windows
             .borrow()
             .iter()
             .filter_map(|w| w.upgrade())
-            .collect();
-        for window in windows {
+            .collect()
+    }
+
+    /// Raises every window of this session.
+    pub fn present_all(&self) {
+        for window in self.open_windows() {
+            window.present();
+        }
+    }
+
+    /// Closes every window of this session.
+    pub fn close_all(&self) {
+        for window in self.open_windows() {
             window.destroy();
         }
     }
@@ -371,6 +422,22 @@ impl Editor {
     }
 }
 
+/// A window of which a session has at most one open.
+#[derive(Default)]
+struct OneWindow(RefCell<Option<glib::WeakRef<gtk::Window>>>);
+
+impl OneWindow {
+    fn get(&self) -> Option<gtk::Window> {
+        self.0.borrow().as_ref().and_then(|w| w.upgrade())
+    }
+
+    fn set(&self, window: &impl IsA<gtk::Window>) {
+        let weak = glib::WeakRef::new();
+        weak.set(Some(window.upcast_ref()));
+        *self.0.borrow_mut() = Some(weak);
+    }
+}
+
 impl Drop for Editor {
     fn drop(&mut self) {
         if let Some(id) = self.observer.take() {
@@ -386,6 +453,7 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.simulate", &["<Primary>r"]);
     app.set_accels_for_action("win.save", &["<Primary>s"]);
     app.set_accels_for_action("win.save-as", &["<Primary><Shift>s"]);
+    app.set_accels_for_action("win.close", &["<Primary>w"]);
     app.set_accels_for_action("win.open", &["<Primary>o"]);
     app.set_accels_for_action("win.export-picture", &["<Primary>e"]);
     app.set_accels_for_action("win.export-movie", &["<Primary><Shift>e"]);
@@ -396,4 +464,5 @@ fn install_accels(app: &gtk::Application) {
     app.set_accels_for_action("win.stop", &["<Primary>period"]);
     app.set_accels_for_action("win.live", &["<Primary>l"]);
     app.set_accels_for_action("win.keep-trajectory", &["<Primary>k"]);
+    app.set_accels_for_action("win.keep-view", &["<Primary><Shift>k"]);
 }

@@ -47,8 +47,12 @@ pub fn choose(
     dialog.show();
 }
 
-/// Saves to the scene's file, or asks for one when it has none.
+/// Saves to the scene's file, or asks for one when it has none; a scene of a host's
+/// document is saved by the host, with the document.
 pub fn save(editor: &Rc<Editor>, parent: &gtk::Window) {
+    if editor.ask_host_to_save() {
+        return;
+    }
     match editor.session.path() {
         Some(path) => save_to(editor, parent, &path, ReadOnly::Refuse),
         None => save_as(editor, parent),
@@ -135,7 +139,7 @@ pub fn open(editor: &Rc<Editor>, parent: &gtk::Window) {
         gtk::FileChooserAction::Open,
         None,
         move |path| match super::waker::session_for_file(&path) {
-            Ok(session) => super::open_standalone(&app, &session),
+            Ok(session) => super::open_editor(&app, &session, super::EditorKind::Full),
             Err(e) => {
                 if let Some(editor) = editor.upgrade() {
                     editor.status(format!("Cannot open {}: {e}", path.display()));

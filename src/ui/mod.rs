@@ -8,11 +8,12 @@
 //! `editor::Editor`.
 //!
 //! Entry points:
-//! - [`open_standalone`]: the control panel, one graphical and one language viewer, as
-//!   `asgard edit` opens them;
-//! - [`open_editor`]: one window of a given [`EditorKind`] on an existing session — what a
-//!   slave process does when its host asks `OpenEditor(kind)`; the windows stay linked to that
-//!   session, so their edits reach whoever else watches it;
+//! - [`open_editor`]: windows of a given [`EditorKind`] on an existing session: the whole
+//!   editor ([`EditorKind::Full`]: the control panel, one graphical and one language viewer,
+//!   as `asgard edit` opens them) or one window; the windows stay linked to that session, so
+//!   their edits reach whoever else watches it;
+//! - [`open_for_host`]: the same on a scene that lives in a host's document, which a slave
+//!   process opens when its host asks `OpenEditor(kind)`: Save asks the host to save;
 //! - [`waker::session_for_file`] and [`waker::session_for_text`]: sessions whose simulator
 //!   news is taken in on the GTK main loop.
 //!
@@ -52,6 +53,9 @@ pub enum EditorKind {
     Trajectory,
     /// A state variable of a body against time.
     Plot,
+    /// The whole editor: the control panel, a graphical and a language viewer. While the
+    /// session's control panel is open, its windows are raised instead.
+    Full,
 }
 
 /// Opens a window of `kind` on `session` in `app`. Windows of one session share its Create
@@ -76,13 +80,29 @@ pub fn open_editor(app: &gtk::Application, session: &Rc<Session>, kind: EditorKi
         EditorKind::Plot => {
             plot::open(&editor);
         }
+        EditorKind::Full if editor.control_panel().is_some() => editor.present_all(),
+        EditorKind::Full => {
+            // Closing the control panel closes every window of the session.
+            control_panel::open(&editor);
+            graphical::open(&editor);
+            language::open(&editor);
+        }
     }
 }
 
-/// Opens the control panel, one graphical viewer and one language viewer on `session`, as
-/// `asgard edit` does. Closing the control panel closes every window of the session.
-pub fn open_standalone(app: &gtk::Application, session: &Rc<Session>) {
-    open_editor(app, session, EditorKind::ControlPanel);
-    open_editor(app, session, EditorKind::Graphical);
-    open_editor(app, session, EditorKind::Language);
+/// Opens windows of `kind` on `session`, the scene of a host's document: `save` asks the
+/// host to save that document, and is what File ▸ Save, Ctrl+S and the language viewer's
+/// Save do in every window of the session. There is no file of the scene's own to open,
+/// save as or revert to, and closing asks nothing: every edit is already in the document.
+pub fn open_for_host(
+    app: &gtk::Application,
+    session: &Rc<Session>,
+    kind: EditorKind,
+    save: Rc<dyn Fn()>,
+) {
+    // Held until the windows hold it: `open_editor` finds it through a weak reference.
+    let editor = editor::Editor::of(app, session);
+    editor.save_through_host(save);
+    open_editor(app, session, kind);
+    drop(editor);
 }

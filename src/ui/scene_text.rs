@@ -365,10 +365,69 @@ pub fn write_shape(
     }
 }
 
+/// A view as the `camera` command states it (4.1.7): where the eye is, its rotation vector,
+/// the centre of rotation and scaling, and the zoom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CameraView {
+    pub pos: Vec3,
+    pub rot: Vec3,
+    pub center: Vec3,
+    pub scale: f64,
+}
+
+/// The text with the scene's camera set to `view` ("Keep this view"): its `camera` command
+/// rewritten when the scene has one (trajectory-driven values become the literals seen now),
+/// else a new command after the light sources.
+pub fn write_camera(text: &str, scene: &Scene, view: &CameraView) -> Result<String, PatchError> {
+    let command = format!(
+        "camera pos {} rot {} center {} scale {}",
+        vector(&view.pos),
+        vector(&view.rot),
+        vector(&view.center),
+        number(view.scale)
+    );
+    match &scene.camera {
+        Some(camera) if !camera.origin.editable => refuse(
+            "the camera was created by a command that ran more than once: its text cannot be \
+             rewritten",
+        ),
+        Some(camera) => Ok(replaced(text, camera.origin.command, &command)),
+        None => Ok(insert_command(
+            text,
+            scene,
+            ElementKind::Camera,
+            &[],
+            &command,
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scene::evaluate;
+
+    #[test]
+    fn a_kept_view_becomes_the_camera_command_or_replaces_it() {
+        let view = CameraView {
+            pos: Vec3::new(1.0, 2.0, 30.0),
+            rot: Vec3::new(0.0, 0.25, 0.0),
+            center: Vec3::new(0.0, 0.5, 0.0),
+            scale: 1.5,
+        };
+        let s = scene(SCENE);
+        let text = write_camera(SCENE, &s, &view).unwrap();
+        assert!(
+            text.contains("camera pos {1 2 30} rot {0 0.25 0} center {0 0.5 0} scale 1.5\n"),
+            "{text}"
+        );
+        let kept = scene(&text);
+        assert_eq!(kept.camera.as_ref().unwrap().scale.value, 1.5);
+        let moved = CameraView { scale: 2.0, ..view };
+        let again = write_camera(&text, &kept, &moved).unwrap();
+        assert_eq!(again.matches("camera ").count(), 1, "{again}");
+        assert!(again.contains("center {0 0.5 0} scale 2\n"), "{again}");
+    }
 
     const SCENE: &str = "simulator finish 2
 shape_set ball desc {sphere 0.5}

@@ -3,6 +3,7 @@
 //! renditions.
 
 use super::live::ScreenDirection;
+use super::transport::Direction;
 
 /// A key's meaning over a view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,11 +14,18 @@ pub enum KeyAction {
     PushHandle { into: bool },
     /// `a`, while held: link ends move in the screen plane instead of on the surface (4.1.6).
     Free,
-    /// `Home`: back to the scene's camera or the fitted default view.
+    /// `v`: back to the scene's camera or the fitted default view.
     ResetView,
     /// `space`: play or pause the computed motion.
     PlayPause,
-    /// The arrow keys, live: push the body pulled last along the screen, while held.
+    /// `Home` (`Reverse`: the start) and `End` (`Forward`: the finish) of the motion.
+    GoTo(Direction),
+    /// `r`: play the other way.
+    Reverse,
+    /// `]` (twice as fast) and `[` (half as fast), within 1/8× and 8×.
+    Speed { faster: bool },
+    /// The arrow keys: live, push the body pulled last along the screen, while held; playing
+    /// the computed motion, Left and Right step one frame back or forward.
     Push(ScreenDirection),
 }
 
@@ -32,7 +40,12 @@ impl KeyAction {
             "z" | "Z" => KeyAction::PushHandle { into: true },
             "x" | "X" => KeyAction::PushHandle { into: false },
             "a" | "A" => KeyAction::Free,
-            "Home" | "KP_Home" => KeyAction::ResetView,
+            "v" | "V" => KeyAction::ResetView,
+            "Home" | "KP_Home" => KeyAction::GoTo(Direction::Reverse),
+            "End" | "KP_End" => KeyAction::GoTo(Direction::Forward),
+            "r" | "R" => KeyAction::Reverse,
+            "bracketright" => KeyAction::Speed { faster: true },
+            "bracketleft" => KeyAction::Speed { faster: false },
             "space" => KeyAction::PlayPause,
             _ => return None,
         })
@@ -59,7 +72,15 @@ mod tests {
             KeyAction::of_key("KP_Left"),
             Some(KeyAction::Push(ScreenDirection::Left))
         );
-        assert_eq!(KeyAction::of_key("Home"), Some(KeyAction::ResetView));
+        assert_eq!(KeyAction::of_key("v"), Some(KeyAction::ResetView));
+        assert_eq!(
+            KeyAction::of_key("End"),
+            Some(KeyAction::GoTo(Direction::Forward))
+        );
+        assert_eq!(
+            KeyAction::of_key("bracketleft"),
+            Some(KeyAction::Speed { faster: false })
+        );
         assert_eq!(KeyAction::of_key("q"), None);
         assert!(KeyAction::Free.is_held() && !KeyAction::ResetView.is_held());
     }

@@ -19,6 +19,15 @@ use std::time::Duration;
 pub const MIN_RATE: f64 = 0.125;
 pub const MAX_RATE: f64 = 8.0;
 
+/// The rate after `]` (`faster`: twice the speed) or `[` (half the speed) from `rate`: the
+/// same way, within [`MIN_RATE`] and [`MAX_RATE`].
+pub fn next_speed(rate: f64, faster: bool) -> f64 {
+    let factor = if faster { 2.0 } else { 0.5 };
+    (rate.abs() * factor)
+        .clamp(MIN_RATE, MAX_RATE)
+        .copysign(rate)
+}
+
 /// What the transport is doing at a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -531,6 +540,20 @@ mod tests {
             p.step(1, 0.0, clock.read()),
             Err(TransportError::Frame(0.0))
         );
+    }
+
+    #[test]
+    fn speed_doubles_and_halves_within_the_bounds_keeping_the_direction() {
+        let mut rate = -1.0;
+        for _ in 0..5 {
+            rate = next_speed(rate, true);
+        }
+        assert_eq!(rate, -MAX_RATE);
+        for _ in 0..8 {
+            rate = next_speed(rate, false);
+        }
+        assert_eq!(rate, -MIN_RATE);
+        assert_eq!(next_speed(1.0, false), 0.5);
     }
 
     #[test]

@@ -8,8 +8,10 @@
 //! drags handles and selects bodies, the middle button makes a new trajectory point next to
 //! one, and the right button deletes one. Keys: `c` sets the centre of rotation under the
 //! pointer, `z` and `x` push the dragged handle into or out of the screen, `a` (held) drags
-//! link ends in the screen plane instead of on the surface, Home resets the view, space plays
-//! or stops, Escape cancels a Create command.
+//! link ends in the screen plane instead of on the surface, `v` resets the view, Escape
+//! cancels a Create command; the transport keys are those of every player: space plays or
+//! stops, Left and Right step a frame, Home and End go to the start and the finish, `r`
+//! reverses, `[` and `]` halve and double the speed.
 //!
 //! The **Live** toggle beside the time controls (Ctrl+L) runs the scene in real time: the left
 //! button on a body then pulls it by the point under the pointer, the arrow keys push the body
@@ -25,6 +27,7 @@ use crate::session::Event;
 use crate::ui::editor::{Editor, EditorEvent};
 use crate::ui::gl_view::GlView;
 use crate::view::keys::KeyAction;
+use crate::view::transport::Direction;
 use gtk::prelude::*;
 use gtk::{gdk, gio, glib};
 use std::rc::Rc;
@@ -111,6 +114,10 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         let time_bar = time_bar.clone();
         Box::new(move |time, range| time_bar.show_time(time, range))
     };
+    let on_rate = {
+        let time_bar = time_bar.clone();
+        Box::new(move |rate| time_bar.show_rate(rate))
+    };
     let on_trajectory = {
         let time_bar = time_bar.clone();
         let viewer = Rc::downgrade(&viewer);
@@ -137,6 +144,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
             status: status.clone(),
             overlay: overlay_labels,
             on_time,
+            on_rate,
             on_trajectory,
             on_live,
         },
@@ -297,12 +305,27 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
         window.add_action(&action);
     };
     action("reset-view", Viewer::reset_view);
+    action("keep-view", Viewer::keep_view);
     action("initial-selected", |v| set_initial_state(v, true));
     action("initial-all", |v| set_initial_state(v, false));
     action("play", Viewer::play);
     action("stop", Viewer::stop);
     action("rewind", Viewer::rewind);
-    action("step", Viewer::step);
+    action("step", |v| v.step(1));
+    action("step-back", |v| v.step(-1));
+    action("go-end", |v| v.go_to(Direction::Forward));
+    let looping = gio::SimpleAction::new_stateful("loop", None, &false.to_variant());
+    {
+        let viewer = Rc::downgrade(viewer);
+        looping.connect_change_state(move |action, state| {
+            let (Some(viewer), Some(on)) = (viewer.upgrade(), state.and_then(|s| s.get())) else {
+                return;
+            };
+            viewer.set_looping(on);
+            action.set_state(&on.to_variant());
+        });
+    }
+    window.add_action(&looping);
     action("keep-trajectory", Viewer::keep_trajectory);
     let live = gio::SimpleAction::new_stateful("live", None, &false.to_variant());
     {
@@ -331,12 +354,21 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
         looks.append(Some(label), Some(&format!("win.{name}")));
     }
     view.append_section(None, &looks);
+    let keep = gio::Menu::new();
+    keep.append(
+        Some("Keep this view (the scene's camera)"),
+        Some("win.keep-view"),
+    );
+    view.append_section(None, &keep);
     let motion = gio::Menu::new();
     motion.append(Some("Simulate"), Some("win.simulate"));
     motion.append(Some("Play"), Some("win.play"));
     motion.append(Some("Stop"), Some("win.stop"));
     motion.append(Some("Rewind"), Some("win.rewind"));
     motion.append(Some("Step"), Some("win.step"));
+    motion.append(Some("Step back"), Some("win.step-back"));
+    motion.append(Some("Go to the end"), Some("win.go-end"));
+    motion.append(Some("Loop"), Some("win.loop"));
     let live = gio::Menu::new();
     live.append(Some("Live"), Some("win.live"));
     live.append(Some("Keep as trajectory"), Some("win.keep-trajectory"));
@@ -522,7 +554,7 @@ fn show_live(window: &gtk::ApplicationWindow, status: LiveStatus) {
             action.set_enabled(enabled);
         }
     };
-    for name in ["play", "stop", "rewind", "step"] {
+    for name in ["play", "stop", "rewind", "step", "step-back", "go-end"] {
         set(name, !status.live);
     }
     set("keep-trajectory", status.keepable);

@@ -1,5 +1,5 @@
-//! The bottom of a graphical viewer (figure 4.2): time controls (rewind, play, stop, step),
-//! the time scrollbar whose slider's left edge is the current time and whose length is one
+//! The bottom of a graphical viewer (figure 4.2): time controls (start, a step back, play,
+//! stop, a step forward, end, reverse, the speed from 1/8× to 8×, loop), the time scrollbar whose slider's left edge is the current time and whose length is one
 //! second, and above it, while a trajectory is edited, its control points' times as marks that
 //! can be dragged, with zoom buttons for finer times (4.1.4).
 
@@ -54,7 +54,21 @@ pub struct TimeBar {
     zoom: Rc<Cell<f64>>,
     /// Set while the bar itself moves the adjustment, so that is not taken as the user's.
     updating: Rc<Cell<bool>>,
+    /// The speed chosen, an index into [`SPEEDS`].
+    speed: gtk::DropDown,
+    reverse: gtk::ToggleButton,
 }
+
+/// The speeds offered, in simulated seconds per real second.
+const SPEEDS: [(f64, &str); 7] = [
+    (0.125, "⅛×"),
+    (0.25, "¼×"),
+    (0.5, "½×"),
+    (1.0, "1×"),
+    (2.0, "2×"),
+    (4.0, "4×"),
+    (8.0, "8×"),
+];
 
 /// Marks of the edited trajectory: (piece, point, time).
 fn marks_of(viewer: &Viewer) -> Vec<(usize, usize, usize, f64)> {
@@ -109,10 +123,43 @@ impl TimeBar {
             b.set_action_name(Some(action));
             controls.append(&b);
         };
-        button("media-skip-backward-symbolic", "Rewind", "win.rewind");
-        button("media-playback-start-symbolic", "Play", "win.play");
-        button("media-playback-stop-symbolic", "Stop", "win.stop");
-        button("media-skip-forward-symbolic", "Step", "win.step");
+        button("media-skip-backward-symbolic", "Start (Home)", "win.rewind");
+        button("go-previous-symbolic", "Step back (Left)", "win.step-back");
+        button("media-playback-start-symbolic", "Play (space)", "win.play");
+        button("media-playback-stop-symbolic", "Stop (space)", "win.stop");
+        button("go-next-symbolic", "Step (Right)", "win.step");
+        button("media-skip-forward-symbolic", "End (End)", "win.go-end");
+        let reverse = gtk::ToggleButton::new();
+        reverse.set_icon_name("media-playlist-repeat-symbolic");
+        reverse.set_tooltip_text(Some("Play backwards (r)"));
+        controls.append(&reverse);
+        let speed = gtk::DropDown::from_strings(&SPEEDS.map(|(_, label)| label));
+        speed.set_tooltip_text(Some("Speed ([ slower, ] faster)"));
+        speed.set_selected(3);
+        controls.append(&speed);
+        {
+            let viewer = Rc::downgrade(viewer);
+            let updating = updating.clone();
+            let apply = move |speed: &gtk::DropDown, reverse: &gtk::ToggleButton| {
+                if updating.get() {
+                    return;
+                }
+                let Some(viewer) = viewer.upgrade() else {
+                    return;
+                };
+                let size = SPEEDS.get(speed.selected() as usize).map_or(1.0, |s| s.0);
+                viewer.set_rate(if reverse.is_active() { -size } else { size });
+            };
+            let r = reverse.clone();
+            let a = apply.clone();
+            speed.connect_selected_notify(move |speed| a(speed, &r));
+            let s = speed.clone();
+            reverse.connect_toggled(move |reverse| apply(&s, reverse));
+        }
+        let looping = gtk::ToggleButton::with_label("Loop");
+        looping.set_tooltip_text(Some("Start again from the other end"));
+        looping.set_action_name(Some("win.loop"));
+        controls.append(&looping);
         let live = gtk::ToggleButton::with_label("Live");
         live.set_tooltip_text(Some(
             "Run the scene in real time; the left button on a body pulls it (Ctrl+L)",
@@ -182,7 +229,19 @@ impl TimeBar {
             marks,
             zoom,
             updating,
+            speed,
+            reverse,
         }
+    }
+
+    /// Shows the playing rate `rate` (negative: backwards) in the speed and reverse controls.
+    pub fn show_rate(&self, rate: f64) {
+        self.updating.set(true);
+        self.reverse.set_active(rate < 0.0);
+        if let Some(i) = SPEEDS.iter().position(|(size, _)| *size == rate.abs()) {
+            self.speed.set_selected(i as u32);
+        }
+        self.updating.set(false);
     }
 
     /// Shows `time` within the animation's range `(start, finish)`.

@@ -79,12 +79,22 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     buttons.set_margin_top(4);
     buttons.set_margin_bottom(6);
     buttons.set_homogeneous(true);
-    for (label, action) in [
-        ("Update", "win.update"),
-        ("Save", "win.save"),
-        ("Revert", "win.revert"),
-        ("Dismiss", "win.dismiss"),
-    ] {
+    // A scene of a host's document has no file of its own to revert to.
+    let labels: &[(&str, &str)] = if editor.saved_by_host() {
+        &[
+            ("Update", "win.update"),
+            ("Save the document", "win.save"),
+            ("Dismiss", "win.dismiss"),
+        ]
+    } else {
+        &[
+            ("Update", "win.update"),
+            ("Save", "win.save"),
+            ("Revert", "win.revert"),
+            ("Dismiss", "win.dismiss"),
+        ]
+    };
+    for &(label, action) in labels {
         let button = gtk::Button::with_label(label);
         button.set_action_name(Some(action));
         buttons.append(&button);

@@ -22,7 +22,7 @@ use crate::live::SystemClock;
 use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
-use crate::render::scene_frame::{palette, CameraChoice, FrameOptions, SceneFrames};
+use crate::render::scene_frame::{palette, CameraChoice, FrameOptions, SceneFrames, ViewSettings};
 use crate::scene::handles::{handles, Handle, HandleKind, HandleScales};
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::{Scene, Target};
@@ -30,7 +30,7 @@ use crate::session::{Event, ViewId};
 use crate::sim::physics::SceneMotion;
 use crate::ui::editor::{Editor, ExportView};
 use crate::ui::gl_view::{GlView, Scenery};
-use crate::ui::scene_text::PointRef;
+use crate::ui::scene_text::{write_camera, CameraView, PointRef};
 use crate::view::camera::{CameraUse, ViewCamera};
 use crate::view::gesture::Gestures;
 use crate::view::live::{FinishedRun, LiveRun};
@@ -57,6 +57,8 @@ pub struct Widgets {
     pub overlay: gtk::DrawingArea,
     /// Told when the time or the time range changes.
     pub on_time: Box<dyn Fn(f64, (f64, f64))>,
+    /// Told when the playing rate changes (negative: backwards).
+    pub on_rate: Box<dyn Fn(f64)>,
     /// Told when the trajectory whose points' times are shown changes.
     pub on_trajectory: Box<dyn Fn()>,
     /// Told when Live turns on or off, or a run's recording is kept or becomes keepable.
@@ -107,8 +109,10 @@ pub struct Viewer {
 }
 
 /// The handle kinds shown in a new viewer.
-pub const INITIAL_HANDLES: [HandleKind; 8] = [
+pub const INITIAL_HANDLES: [HandleKind; 9] = [
     HandleKind::BodyPosition,
+    // A new trajectory is seen, with its points ready to drag, without ticking anything.
+    HandleKind::TrajectoryPoint,
     HandleKind::Velocity,
     HandleKind::ForceBase,
     HandleKind::ForceHead,
@@ -320,6 +324,39 @@ impl Viewer {
         self.redraw();
     }
 
+    /// Keep this view: writes the view shown into the text as the scene's camera (one
+    /// undoable edit), so every viewer's default view and the host's renditions start from
+    /// it; this viewer then follows the scene's camera.
+    pub fn keep_view(&self) {
+        let Some(camera) = self.view.get().last_shown() else {
+            self.say("Nothing is shown yet to keep.");
+            return;
+        };
+        let settings = ViewSettings::of(&camera);
+        let view = CameraView {
+            pos: settings.pos,
+            rot: settings.rot,
+            center: settings.centre,
+            scale: settings.scale,
+        };
+        let kept = {
+            let Some(scene) = self.editor.session.scene() else {
+                self.say("The text has an error: fix it, then keep the view.");
+                return;
+            };
+            let text = self.editor.session.text().to_owned();
+            write_camera(&text, &scene, &view)
+        };
+        match kept {
+            Ok(text) => {
+                self.editor.session.set_text(text, None);
+                self.reset_view();
+                self.say("Kept this view as the scene's camera.");
+            }
+            Err(e) => self.say(&format!("Cannot keep this view: {}", e.reason)),
+        }
+    }
+
     /// Offers this viewer's view for exports, when its window is active or nothing else
     /// offers one; `follows_scene` when the view is the scene's camera.
     fn export_view(&self, frame: &Frame, viewport: &Viewport, follows_scene: bool) {
@@ -414,8 +451,9 @@ pub fn initial_view(
         .camera
 }
 
-/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors and links on the
-/// ground with every look and the axis gizmo, at handle scales fitted to the scene.
+/// What a new viewer shows: the handles of [`INITIAL_HANDLES`], vectors, trajectories and
+/// links on the ground with every look and the axis gizmo, at handle scales fitted to the
+/// scene.
 pub fn initial_options(scales: HandleScales) -> FrameOptions {
     FrameOptions {
         handles: INITIAL_HANDLES.to_vec(),
@@ -424,6 +462,7 @@ pub fn initial_options(scales: HandleScales) -> FrameOptions {
             ..crate::render::frame::Looks::ALL
         },
         vectors: true,
+        trajectories: true,
         scales,
         ..FrameOptions::default()
     }

@@ -13,7 +13,8 @@ use crate::ui::scene_text::{delete_control_point, insert_control_point};
 use crate::view::camera::PICK_RADIUS;
 use crate::view::gesture::{Click, Effect, Situation};
 use crate::view::keys::KeyAction;
-use crate::view::live::PullPlane;
+use crate::view::live::{PullPlane, ScreenDirection};
+use crate::view::transport::next_speed;
 use gtk::prelude::*;
 use gtk4 as gtk;
 use nalgebra::{Point2, Point3, Vector3};
@@ -117,6 +118,21 @@ impl Viewer {
     /// Returns whether the viewer took it.
     pub fn key(&self, action: KeyAction, pressed: bool) -> bool {
         match action {
+            // Playing the computed motion, Left and Right step a frame (when the view has
+            // the focus, so that other widgets keep their arrows).
+            KeyAction::Push(direction) if !self.is_live() => {
+                let frames = match direction {
+                    ScreenDirection::Left => -1,
+                    ScreenDirection::Right => 1,
+                    _ => return false,
+                };
+                if !self.gl().area.has_focus() {
+                    return false;
+                }
+                if pressed {
+                    self.step(frames);
+                }
+            }
             KeyAction::Push(direction) => return self.arrow_key(direction, pressed),
             KeyAction::Free => self.gestures.borrow_mut().set_free(pressed),
             _ if !pressed => return false,
@@ -126,6 +142,12 @@ impl Viewer {
             KeyAction::PlayPause if self.is_live() => return false,
             KeyAction::PlayPause if self.transport.borrow().is_playing() => self.stop(),
             KeyAction::PlayPause => self.play(),
+            KeyAction::GoTo(_) | KeyAction::Reverse | KeyAction::Speed { .. } if self.is_live() => {
+                return false
+            }
+            KeyAction::GoTo(end) => self.go_to(end),
+            KeyAction::Reverse => self.set_rate(-self.rate()),
+            KeyAction::Speed { faster } => self.set_rate(next_speed(self.rate(), faster)),
         }
         true
     }

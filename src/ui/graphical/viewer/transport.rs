@@ -1,6 +1,7 @@
-//! The viewer's time: the time bar and the Motion menu's Play, Stop, Rewind and Step, on the
-//! viewer's [`Transport`](crate::view::transport::Transport), advanced from the window's
-//! frame clock while it plays (4.1.9).
+//! The viewer's time: the time bar and the Motion menu's Play, Stop, Rewind, Step either way,
+//! End, Reverse, speed and Loop, on the viewer's
+//! [`Transport`](crate::view::transport::Transport), advanced from the window's frame clock
+//! while it plays (4.1.9).
 
 use super::Viewer;
 use crate::live::Clock;
@@ -62,23 +63,49 @@ impl Viewer {
 
     pub fn rewind(&self) {
         self.stop();
-        let now = self.clock.borrow_mut().now();
-        self.transport
-            .borrow_mut()
-            .go_to_end(Direction::Reverse, now);
-        self.show_transport();
+        self.go_to(Direction::Reverse);
     }
 
-    /// One output step of the simulator forward.
-    pub fn step(&self) {
+    /// `frames` output steps of the simulator forward (back when negative), stopped.
+    pub fn step(&self, frames: i64) {
         self.stop();
         let step = self.editor.session.simulator_settings().step;
         let now = self.clock.borrow_mut().now();
-        let stepped = self.transport.borrow_mut().step(1, step, now);
+        let stepped = self.transport.borrow_mut().step(frames, step, now);
         match stepped {
             Ok(()) => self.show_transport(),
             Err(e) => self.say(&format!("Cannot step: {e}")),
         }
+    }
+
+    /// Shows the start or the finish, playing on from there if playing.
+    pub fn go_to(&self, end: Direction) {
+        let now = self.clock.borrow_mut().now();
+        self.transport.borrow_mut().go_to_end(end, now);
+        self.show_transport();
+    }
+
+    /// Simulated seconds per real second (negative: backwards), from 1/8 to 8 either way.
+    pub fn set_rate(&self, rate: f64) {
+        let now = self.clock.borrow_mut().now();
+        let set = self.transport.borrow_mut().set_rate(rate, now);
+        match set {
+            Ok(()) => {
+                if let Some(w) = self.widgets() {
+                    (w.on_rate)(rate);
+                }
+            }
+            Err(e) => self.say(&format!("Cannot change the rate: {e}")),
+        }
+    }
+
+    pub fn rate(&self) -> f64 {
+        self.transport.borrow().rate()
+    }
+
+    /// Whether playback starts again from the other end when it reaches one.
+    pub fn set_looping(&self, looping: bool) {
+        self.transport.borrow_mut().set_looping(looping);
     }
 
     /// Plays the motion from the current time (from the start when at the end).
