@@ -379,14 +379,7 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
     );
     xdotool(
         None,
-        &[
-            "key",
-            "End",
-            "Left",
-            "BackSpace",
-            "BackSpace",
-            "BackSpace",
-        ],
+        &["key", "End", "Left", "BackSpace", "BackSpace", "BackSpace"],
     );
     xdotool(None, &["type", "0.75"]);
     xdotool(None, &["key", "ctrl+Return"]);
