@@ -23,6 +23,8 @@ from pathlib import Path
 import mujoco
 import numpy as np
 
+from scene import vector
+
 RADIUS = 0.1
 """Ball radius, metres."""
 MASS = 4.0 / 3.0 * math.pi * RADIUS**3
@@ -47,10 +49,6 @@ def positions(count):
     return np.array(out)
 
 
-def _vector(p):
-    return " ".join(repr(float(x)) for x in p)
-
-
 def asgard_scene(balls, seconds):
     """The scene as Asgard scene text."""
     lines = [
@@ -68,7 +66,7 @@ def asgard_scene(balls, seconds):
     ]
     for n, p in enumerate(balls):
         lines.append(
-            f"body b{n} shape ball init_pos {{{_vector(p)}}} restitution 0.3"
+            f"body b{n} shape ball init_pos {{{vector(p)}}} restitution 0.3"
         )
         lines.append(f"force body b{n} gravity {{0 -{GRAVITY!r} 0}}")
     return "\n".join(lines) + "\n"
@@ -77,7 +75,7 @@ def asgard_scene(balls, seconds):
 def mujoco_model(balls):
     """The scene as MuJoCo MJCF, y up as in Asgard, MuJoCo's default contacts."""
     bodies = "\n".join(
-        f'    <body name="b{n}" pos="{_vector(p)}"><freejoint/>'
+        f'    <body name="b{n}" pos="{vector(p)}"><freejoint/>'
         f'<geom type="sphere" size="{RADIUS!r}" mass="{MASS!r}"/></body>'
         for n, p in enumerate(balls)
     )

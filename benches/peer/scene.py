@@ -72,7 +72,8 @@ a thousand balls); the densest run here uses 4 MB, and `mujoco_engine.run` fails
 overflows."""
 
 
-def _vector(v):
+def vector(v):
+    """A vector as both engines' texts write it: its components, space-separated."""
     return " ".join(repr(float(x)) for x in v)
 
 
@@ -86,7 +87,7 @@ def asgard_scene(balls, duration):
     for i, (p, v) in enumerate(zip(balls.positions, balls.velocities)):
         lines.append(
             f"body b{i} shape ball mass {MASS!r} restitution 1 friction 0 "
-            f"init_pos {{{_vector(p)}}} init_dpos {{{_vector(v)}}}"
+            f"init_pos {{{vector(p)}}} init_dpos {{{vector(v)}}}"
         )
     return "\n".join(lines) + "\n"
 
@@ -96,7 +97,7 @@ def mujoco_model(balls, contact):
     contacts with `contact`'s parameters. The starting velocities are set on the data, not in
     the model (MJCF has no initial velocity)."""
     bodies = "\n".join(
-        f'    <body name="b{i}" pos="{_vector(p)}"><freejoint/>'
+        f'    <body name="b{i}" pos="{vector(p)}"><freejoint/>'
         f'<geom type="sphere" size="{RADIUS!r}" mass="{MASS!r}"/></body>'
         for i, p in enumerate(balls.positions)
     )
