@@ -29,6 +29,7 @@
 //!
 //! Islands that stay still fall asleep (see `sleep`).
 
+mod pairs;
 mod sleep;
 pub(crate) mod solve;
 
@@ -41,8 +42,9 @@ use crate::geom::distance::closest_between_shapes;
 use crate::sim::graph::ComponentId;
 use crate::sim::schedule::StepContext;
 use nalgebra::{Matrix3, Vector3};
+use pairs::{Pairs, Persistent};
 use solve::{solve, SolverBody, SolverContact, WarmCorner};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A slow contact is one closing slower than its pressing acceleration gives over this many
 /// check windows (contact ticks): it becomes persistent.
@@ -72,15 +74,6 @@ const MAX_SWEEPS: usize = 200;
 /// acceleration of 1 m/s² gives over a tick ends the solve.
 const SOLVE_TOLERANCE: f64 = 1e-9;
 
-/// A persistent contact.
-#[derive(Clone, Debug)]
-struct Persistent {
-    /// When it became persistent (a back-up to before undoes it).
-    since: f64,
-    /// The last solve's impulses per corner, to start the next one from.
-    warm: Vec<WarmCorner>,
-}
-
 /// A contact load on one body: the force at its centre of mass and the torque about it with
 /// which its contacts hold it from `since` on, when it was in `state`. A load of zero ends the
 /// one before.
@@ -101,8 +94,8 @@ impl Load {
 /// The persistent contacts of a simulation and the loads they put on bodies.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Contacts {
-    /// By pair `(i, j)`, `i < j`.
-    pairs: BTreeMap<(usize, usize), Persistent>,
+    /// By pair `(i, j)`, `i < j`, and by body.
+    pairs: Pairs,
     /// By body: the loads it has had, in time order; the last is in effect.
     loads: HashMap<usize, Vec<Load>>,
     /// The bodies whose components wait at the next tick.
@@ -144,20 +137,17 @@ impl Contacts {
 
     /// Whether the narrow phase leaves pair `(i, j)`, `i < j`, to the contact forces.
     pub fn holds(&self, i: usize, j: usize) -> bool {
-        self.pairs.contains_key(&(i, j))
+        self.pairs.contains((i, j))
     }
 
     /// The persistent pairs of body `b`.
     pub fn pairs_of(&self, b: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.pairs
-            .keys()
-            .copied()
-            .filter(move |&(i, j)| i == b || j == b)
+        self.pairs.of(b)
     }
 
     /// Every persistent pair.
     pub fn all_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.pairs.keys().copied()
+        self.pairs.keys()
     }
 
     /// What still holds after an edit: the pairs and loads of bodies that keep their names
@@ -167,7 +157,7 @@ impl Contacts {
         let pairs = self
             .pairs
             .iter()
-            .filter_map(|(&(i, j), pair)| {
+            .filter_map(|((i, j), pair)| {
                 let (a, b) = (to(i)?, to(j)?);
                 Some(((a.min(b), a.max(b)), pair.clone()))
             })
@@ -248,15 +238,18 @@ impl Detector {
     /// Makes pair `(i, j)` persistent from `time` on (a slow contact stopped there).
     pub(super) fn persist(&mut self, i: usize, j: usize, time: f64) {
         let key = (i.min(j), i.max(j));
-        self.contacts.pairs.entry(key).or_insert(Persistent {
-            since: time,
-            warm: Vec::new(),
-        });
+        self.contacts.pairs.insert_new(
+            key,
+            Persistent {
+                since: time,
+                warm: Vec::new(),
+            },
+        );
     }
 
     /// Ends the persistence of pair `(i, j)` (its bodies flew apart at an instant).
     pub(super) fn unpersist(&mut self, i: usize, j: usize) {
-        self.contacts.pairs.remove(&(i.min(j), i.max(j)));
+        self.contacts.pairs.remove((i.min(j), i.max(j)));
     }
 
     /// Whether a contact tick is due at `t0`, where every body is checked up to: `t0` is a
@@ -271,7 +264,7 @@ impl Detector {
                 .contacts
                 .pairs
                 .keys()
-                .any(|&(i, j)| !(self.still(i, t0, context) && self.still(j, t0, context)))
+                .any(|(i, j)| !(self.still(i, t0, context) && self.still(j, t0, context)))
     }
 
     /// Runs the contact tick at `tick`: solves every awake island for the loads that hold its
@@ -389,7 +382,7 @@ impl Detector {
             let solution = solve(&mut bodies, &contacts, SOLVE_TOLERANCE * h, MAX_SWEEPS);
             for (&k, warm) in group.iter().zip(solution.warm) {
                 let m = &mut manifolds[k];
-                if let Some(pair) = self.contacts.pairs.get_mut(&(m.i, m.j)) {
+                if let Some(pair) = self.contacts.pairs.get_mut((m.i, m.j)) {
                     pair.warm = warm;
                 }
             }
@@ -417,13 +410,16 @@ impl Detector {
         states: &mut HashMap<usize, Kinematics>,
         context: &StepContext<'_>,
     ) -> Vec<Manifold> {
-        let keys: Vec<(usize, usize)> = self
-            .contacts
-            .pairs
-            .keys()
-            .copied()
-            .filter(|(i, j)| only.is_none_or(|only| only.contains(i) || only.contains(j)))
-            .collect();
+        let keys: Vec<(usize, usize)> = match only {
+            None => self.contacts.pairs.keys().collect(),
+            Some(only) => {
+                let of_only: BTreeSet<(usize, usize)> = only
+                    .iter()
+                    .flat_map(|&b| self.contacts.pairs.of(b))
+                    .collect();
+                of_only.into_iter().collect()
+            }
+        };
         let mut manifolds = Vec::with_capacity(keys.len());
         for (i, j) in keys {
             for b in [i, j] {
@@ -446,7 +442,7 @@ impl Detector {
             let size = self.pair_size(i, j);
             let gap = found.contact.distance;
             if gap > BREAK_FRACTION * size {
-                self.contacts.pairs.remove(&(i, j));
+                self.contacts.pairs.remove((i, j));
                 continue;
             }
             let corners = contact_region(
@@ -468,7 +464,12 @@ impl Detector {
             } else {
                 OVERLAP_PUSH * (-gap - SLOP_FRACTION * size).max(0.0) / h
             };
-            let warm = &self.contacts.pairs[&(i, j)].warm;
+            let warm = &self
+                .contacts
+                .pairs
+                .get((i, j))
+                .expect("a persistent pair")
+                .warm;
             let match_within = REGION_SLACK * a.reach.min(b.reach);
             let warm = corners
                 .iter()
@@ -699,9 +700,7 @@ impl Detector {
     /// tick when a load holds it, none (infinite) when none does.
     pub(super) fn contacts_truncated(&mut self, b: usize, time: f64, reset: bool) -> Option<f64> {
         let undone = |since: f64| since > time || (reset && since >= time);
-        self.contacts
-            .pairs
-            .retain(|&(i, j), pair| !((i == b || j == b) && undone(pair.since)));
+        self.contacts.pairs.remove_of(b, |pair| undone(pair.since));
         if self.contacts.slow_since.get(&b).is_some_and(|&s| undone(s)) {
             self.contacts.slow_since.remove(&b);
         }
