@@ -14,6 +14,7 @@ use super::bodies::Kinematics;
 use super::islands::Islands;
 use super::narrow::{first_contact, ApproachBound, Found, Pair};
 use super::scratch::PerBody;
+use super::searched::Searched;
 use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, NO_BODY, SPARSE_ACTIVE, TIME_TOLERANCE};
 use crate::geom::Aabb;
 use crate::sim::physics::BODY_VARIABLES;
@@ -169,11 +170,24 @@ impl Detector {
                 approach_tolerance: self.approach_tolerance(i, j),
                 known: [(t0, a0, b0), (t1, a1, b1)],
             };
+            let motions = (self.motions[i], self.motions[j]);
+            let kept = self.searched.get(&(i, j));
+            if let Some(answer) = kept.and_then(|s| s.answer(from, t1, held, motions)) {
+                found.extend(answer.map(|f| (f, i, j)));
+                continue;
+            }
             let cache = self.caches.entry((i, j)).or_default();
             let readers = self.readers.two(i, j);
-            if let Some(f) = first_contact(&pair, context, (from, t1), readers, cache) {
-                found.push((f, i, j));
-            }
+            let first = first_contact(&pair, context, (from, t1), readers, cache);
+            found.extend(first.map(|f| (f, i, j)));
+            let searched = Searched {
+                from,
+                to: t1,
+                held,
+                motions,
+                found: first,
+            };
+            self.searched.insert((i, j), searched);
         }
         found.sort_by(|x, y| x.0.time.total_cmp(&y.0.time));
 

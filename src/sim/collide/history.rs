@@ -23,6 +23,7 @@ impl Detector {
     ) {
         self.readers.forget(partition.members(component), time);
         for b in self.bodies_of(partition.members(component)) {
+            self.motions[b] += 1;
             if self.tracked(b) {
                 self.known.truncate(b, time);
                 self.reach.set(b, self.reach.get(b).min(time));

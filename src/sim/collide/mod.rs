@@ -52,6 +52,7 @@ mod narrow;
 mod readers;
 mod response;
 mod scratch;
+mod searched;
 
 use crate::geom::broad::SweepAndPrune;
 use crate::geom::contact_region;
@@ -71,6 +72,7 @@ use nalgebra::Vector3;
 use narrow::Found;
 use readers::Readers;
 use scratch::PerBody;
+use searched::Searched;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -292,6 +294,10 @@ struct Detector {
     /// The states at both ends of the window being checked, of the bodies read so far.
     ends: PerBody<Ends>,
     caches: HashMap<(usize, usize), ShapePairCache>,
+    /// Per pair, its last search in a window (see `searched`).
+    searched: HashMap<(usize, usize), Searched>,
+    /// Per body, how many times its computed motion was cut back (see `searched`).
+    motions: Vec<u64>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
     records: Vec<Collision>,
@@ -349,6 +355,8 @@ impl Detector {
             readers: Readers::new(&bodies),
             ends: PerBody::new(bodies.len()),
             caches: HashMap::new(),
+            searched: HashMap::new(),
+            motions: vec![0; bodies.len()],
             broad: SweepAndPrune::new(),
             records: Vec::new(),
             warnings: Vec::new(),
