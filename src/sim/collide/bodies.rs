@@ -10,7 +10,7 @@ use crate::sim::schedule::StepContext;
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One body as collision handling sees it.
 #[derive(Clone, Debug)]
@@ -145,7 +145,7 @@ pub(crate) fn collision_bodies<'a>(
     model: &Model,
     earlier: impl Fn(usize) -> Option<&'a CollisionBody>,
 ) -> Vec<CollisionBody> {
-    let shapes: HashMap<&str, &ShapeSet> =
+    let shapes: FxHashMap<&str, &ShapeSet> =
         scene.shapes.iter().map(|s| (s.name.as_str(), s)).collect();
     model
         .bodies()
@@ -193,8 +193,8 @@ pub(crate) fn collision_bodies<'a>(
 /// Pairs `(i, j)`, `i < j`, of directly linked parts of one articulated body: they do not
 /// collide (5.3.1), so that a joint can be modelled by overlapping rods. Other parts of the
 /// same articulated body do collide (a chain can hit itself).
-pub(crate) fn linked_parts(scene: &Scene, model: &Model) -> HashSet<(usize, usize)> {
-    let mut pairs = HashSet::new();
+pub(crate) fn linked_parts(scene: &Scene, model: &Model) -> FxHashSet<(usize, usize)> {
+    let mut pairs = FxHashSet::default();
     for link in &scene.links {
         let LinkTarget::Body { body2, .. } = &link.target else {
             continue;

@@ -11,6 +11,7 @@
 //! other, joined by union-find); each island resolves its own earliest instant.
 
 use super::bodies::Kinematics;
+use super::instant::Around;
 use super::islands::Islands;
 use super::narrow::{first_contact, ApproachBound, Found, Pair};
 use super::scratch::PerBody;
@@ -20,7 +21,7 @@ use crate::geom::Aabb;
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::{StepContext, StepReport};
 use nalgebra::Vector3;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Detector {
     /// After a step: notes how far the stepped bodies are computed, then runs every contact
@@ -201,11 +202,12 @@ impl Detector {
         // for the bodies of its later contacts, to those), the others move on to `t1`.
         let mut islands = self.islands(&pairs, &found);
         let groups = islands.group(&found, |f| f.1);
-        let mut held: HashMap<usize, f64> = HashMap::new();
+        let mut held: FxHashMap<usize, f64> = FxHashMap::default();
         let mut applied = false;
+        let around = Around::new(&pairs);
         for group in groups {
             let Some((time, instant)) =
-                self.respond(&group, &pairs, span * TIME_TOLERANCE, context)
+                self.respond(&group, &around, span * TIME_TOLERANCE, context)
             else {
                 continue;
             };
@@ -251,12 +253,12 @@ impl Detector {
     /// resolving one island's instant never touches another's bodies.
     fn islands(&self, pairs: &[(usize, usize)], found: &[(Found, usize, usize)]) -> Islands {
         let mut islands = Islands::of(pairs.iter().copied());
-        let mut touching: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut touching: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
         for (i, j) in self.contacts.all_pairs() {
             touching.entry(i).or_default().push(j);
             touching.entry(j).or_default().push(i);
         }
-        let mut seen: HashSet<usize> = HashSet::new();
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
         let mut next: Vec<usize> = found.iter().flat_map(|&(_, i, j)| [i, j]).collect();
         next.extend(pairs.iter().flat_map(|&(i, j)| [i, j]));
         while let Some(b) = next.pop() {
@@ -332,7 +334,7 @@ impl Detector {
                 .broad
                 .pairs(|i, j| (is_active(i) || is_active(j)) && may_collide(bodies, linked, i, j));
         }
-        let mut boxes: HashMap<usize, Aabb> = HashMap::new();
+        let mut boxes: FxHashMap<usize, Aabb> = FxHashMap::default();
         let mut pairs = Vec::new();
         let mut near = Vec::new();
         for &i in active {
@@ -370,7 +372,7 @@ impl Detector {
 /// directly linked parts of one articulated body (`linked`).
 fn may_collide(
     bodies: &[CollisionBody],
-    linked: &HashSet<(usize, usize)>,
+    linked: &FxHashSet<(usize, usize)>,
     i: usize,
     j: usize,
 ) -> bool {

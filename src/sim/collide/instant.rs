@@ -24,13 +24,48 @@ use super::{Collision, Detector, DISTANCE_TOLERANCE};
 use crate::geom::distance::closest_between_shapes;
 use crate::sim::schedule::{BackUp, StepContext};
 use nalgebra::Vector3;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::OnceCell;
 
 /// Passes over the contacts of one instant at most (each pass handles them all in turn).
 const MAX_PASSES: usize = 100;
 
 /// One contact of an instant: what the search found and the pair, A first.
 type Contact = (Found, usize, usize);
+
+/// A window's candidate pairs by body, sorted for each, worked out the first time one of the
+/// window's instants needs them (once per window check, not once per island: a crowd's window
+/// has hundreds of islands and thousands of pairs).
+pub(super) struct Around<'a> {
+    pairs: &'a [(usize, usize)],
+    by_body: OnceCell<FxHashMap<usize, Vec<(usize, usize)>>>,
+}
+
+impl<'a> Around<'a> {
+    pub fn new(pairs: &'a [(usize, usize)]) -> Around<'a> {
+        Around {
+            pairs,
+            by_body: OnceCell::new(),
+        }
+    }
+
+    /// The candidate pairs of body `b`, in pair order.
+    fn of(&self, b: usize) -> &[(usize, usize)] {
+        let by_body = self.by_body.get_or_init(|| {
+            let mut by_body: FxHashMap<usize, Vec<(usize, usize)>> = FxHashMap::default();
+            for &(i, j) in self.pairs {
+                by_body.entry(i).or_default().push((i, j));
+                by_body.entry(j).or_default().push((i, j));
+            }
+            for list in by_body.values_mut() {
+                list.sort_unstable();
+                list.dedup();
+            }
+            by_body
+        });
+        by_body.get(&b).map_or(&[], Vec::as_slice)
+    }
+}
 
 /// The contacts of one instant and what the passes over them have done so far.
 #[derive(Default)]
@@ -41,9 +76,9 @@ struct Passes {
     /// The corners of each contact's touching region.
     regions: Vec<Vec<Vector3<f64>>>,
     /// Every body of the contacts, as the impulses so far leave it.
-    states: HashMap<usize, Kinematics>,
+    states: FxHashMap<usize, Kinematics>,
     /// Every body of the contacts as it was at the instant, before any impulse.
-    before: HashMap<usize, Kinematics>,
+    before: FxHashMap<usize, Kinematics>,
     /// The collision each contact made, its impulses summed over the passes.
     records: Vec<Option<Collision>>,
     /// Sleepers woken at this instant (they take their share of the impulses).
@@ -82,11 +117,10 @@ impl Detector {
     pub(super) fn respond(
         &mut self,
         found: &[Contact],
-        pairs: &[(usize, usize)],
+        around: &Around<'_>,
         instant: f64,
         context: &mut StepContext<'_>,
     ) -> Option<(f64, Vec<(usize, usize)>)> {
-        let mut around: Option<HashMap<usize, Vec<(usize, usize)>>> = None;
         let mut k = 0;
         while k < found.len() {
             let time = found[k].0.time;
@@ -101,9 +135,8 @@ impl Detector {
                 ..Passes::default()
             };
             self.add_contacts(&mut passes, at, false, time, context);
-            let around = around.get_or_insert_with(|| self.pairs_by_body(pairs));
-            let mut done: HashSet<(usize, usize)> = at.iter().map(|&(_, i, j)| (i, j)).collect();
-            let mut spread: HashSet<usize> = HashSet::new();
+            let mut done: FxHashSet<(usize, usize)> = at.iter().map(|&(_, i, j)| (i, j)).collect();
+            let mut spread: FxHashSet<usize> = FxHashSet::default();
             let leftover = loop {
                 let leftover = self.resolve(&mut passes, time, context);
                 let frontier: Vec<usize> = passes
@@ -123,7 +156,7 @@ impl Detector {
             }
             self.record_energy(&records, &passes, time);
             self.update_persistence(&passes, &leftover, time);
-            let moved: HashSet<usize> = passes.changed().into_iter().collect();
+            let moved: FxHashSet<usize> = passes.changed().into_iter().collect();
             let next = self.next_window_end(time);
             let held = self.hold(time, next, Some(&moved), &passes.states, context);
             let mut request = BackUp {
@@ -173,23 +206,6 @@ impl Detector {
         self.bodies[b].immovable(time) || (self.asleep(b, time, context) && !woken.contains(&b))
     }
 
-    /// The pairs each body is in: the window's candidate `pairs` and the persistent ones.
-    fn pairs_by_body(&self, pairs: &[(usize, usize)]) -> HashMap<usize, Vec<(usize, usize)>> {
-        let mut of_body: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
-        for &(i, j) in pairs
-            .iter()
-            .chain(self.contacts.all_pairs().collect::<Vec<_>>().iter())
-        {
-            of_body.entry(i).or_default().push((i, j));
-            of_body.entry(j).or_default().push((i, j));
-        }
-        for list in of_body.values_mut() {
-            list.sort_unstable();
-            list.dedup();
-        }
-        of_body
-    }
-
     /// The sleepers the contacts found at the instant `time` wake: a sleeper an awake moving
     /// body meets wakes with its sleeping island.
     fn woken_at(&self, at: &[Contact], time: f64, context: &StepContext<'_>) -> Vec<usize> {
@@ -208,14 +224,14 @@ impl Detector {
     }
 
     /// The contacts at `time` of the `frontier` (bodies the impulses moved, sleepers woken)
-    /// not yet in `done`: with the bodies they touch among their pairs `around`, or are
-    /// persistently in contact with. A sleeper a moving body touches wakes with its island
+    /// not yet in `done`: with the bodies they touch among the window's candidate pairs
+    /// (`around`), or are persistently in contact with. A sleeper a moving body touches wakes with its island
     /// (into `passes.woken`), and its contacts follow once it is in the frontier.
     fn gather(
         &mut self,
         frontier: &[usize],
-        around: &HashMap<usize, Vec<(usize, usize)>>,
-        done: &mut HashSet<(usize, usize)>,
+        around: &Around<'_>,
+        done: &mut FxHashSet<(usize, usize)>,
         passes: &mut Passes,
         time: f64,
         context: &StepContext<'_>,
@@ -225,7 +241,11 @@ impl Detector {
             if !self.moves_at(x, time, &passes.woken, context) {
                 continue;
             }
-            for &(i, j) in around.get(&x).map_or(&[][..], Vec::as_slice) {
+            let mut near: Vec<(usize, usize)> = around.of(x).to_vec();
+            near.extend(self.contacts.pairs_of(x));
+            near.sort_unstable();
+            near.dedup();
+            for (i, j) in near {
                 if !done.insert((i, j)) {
                     continue;
                 }
@@ -481,7 +501,7 @@ impl Detector {
         j: usize,
         normal: &Vector3<f64>,
         time: f64,
-        states: &HashMap<usize, Kinematics>,
+        states: &FxHashMap<usize, Kinematics>,
         woken: &[usize],
         context: &StepContext<'_>,
     ) -> f64 {

@@ -7,12 +7,12 @@
 //! corner of a crowd costs nothing in another. Contact islands (bodies resting on each other)
 //! are the same structure over the persistent contacts.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// Union–find over body indices that appear in pairs; bodies never named are islands of one.
 #[derive(Debug, Default)]
 pub(crate) struct Islands {
-    parent: HashMap<usize, usize>,
+    parent: FxHashMap<usize, usize>,
 }
 
 impl Islands {
@@ -62,7 +62,7 @@ impl Islands {
     /// Groups `items` by the island of the body `body(item)` names, keeping their order
     /// within each group; the groups are in the order of their first item.
     pub fn group<T: Copy>(&mut self, items: &[T], body: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
-        let mut index: HashMap<usize, usize> = HashMap::new();
+        let mut index: FxHashMap<usize, usize> = FxHashMap::default();
         let mut groups: Vec<Vec<T>> = Vec::new();
         for item in items {
             let root = self.find(body(item));

@@ -8,8 +8,8 @@
 //! left at the end is what the motion shows.
 
 use super::bodies::{CollisionBody, Kinematics};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// What made an instantaneous change of kinetic energy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -47,8 +47,8 @@ pub(crate) fn kinetic_energy(body: &CollisionBody, s: &Kinematics) -> f64 {
 /// `before`.
 pub(crate) fn change(
     bodies: &[CollisionBody],
-    before: &HashMap<usize, Kinematics>,
-    after: &HashMap<usize, Kinematics>,
+    before: &FxHashMap<usize, Kinematics>,
+    after: &FxHashMap<usize, Kinematics>,
 ) -> f64 {
     let mut keys: Vec<usize> = after.keys().copied().collect();
     keys.sort_unstable();

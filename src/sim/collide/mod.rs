@@ -71,9 +71,9 @@ use min_tree::MinTree;
 use nalgebra::Vector3;
 use narrow::Found;
 use readers::Readers;
+use rustc_hash::{FxHashMap, FxHashSet};
 use scratch::PerBody;
 use searched::Searched;
-use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// Check windows (and contact ticks) are at most this long: a contact load is constant over a
@@ -173,8 +173,8 @@ impl Collider {
         scene: &Scene,
         model: &Model,
         old: &Collider,
-        changed: &HashSet<usize>,
-        recollide: &HashSet<usize>,
+        changed: &std::collections::HashSet<usize>,
+        recollide: &std::collections::HashSet<usize>,
         reuse_loads: bool,
     ) -> (Collider, Vec<(usize, f64)>) {
         let mut old = old.lock();
@@ -271,7 +271,7 @@ struct Detector {
     shaped: usize,
     /// The fixed bodies with a shape.
     fixed_shaped: Vec<usize>,
-    linked: HashSet<(usize, usize)>,
+    linked: FxHashSet<(usize, usize)>,
     /// The body of each state variable ([`NO_BODY`] for the variables of no body).
     body_of_var: Vec<u32>,
     start: f64,
@@ -293,16 +293,16 @@ struct Detector {
     readers: Readers,
     /// The states at both ends of the window being checked, of the bodies read so far.
     ends: PerBody<Ends>,
-    caches: HashMap<(usize, usize), ShapePairCache>,
+    caches: FxHashMap<(usize, usize), ShapePairCache>,
     /// Per pair, its last search in a window (see `searched`).
-    searched: HashMap<(usize, usize), Searched>,
+    searched: FxHashMap<(usize, usize), Searched>,
     /// Per body, how many times its computed motion was cut back (see `searched`).
     motions: Vec<u64>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
     records: Vec<Collision>,
     warnings: Vec<String>,
-    warned: HashSet<(usize, usize)>,
+    warned: FxHashSet<(usize, usize)>,
     /// The kinetic energy each instantaneous change took or gave.
     ledger: Ledger,
     /// The persistent contacts and their loads (see `contact`).
@@ -354,13 +354,13 @@ impl Detector {
             known: KnownBoxes::new(bodies.len(), start, window),
             readers: Readers::new(&bodies),
             ends: PerBody::new(bodies.len()),
-            caches: HashMap::new(),
-            searched: HashMap::new(),
+            caches: FxHashMap::default(),
+            searched: FxHashMap::default(),
             motions: vec![0; bodies.len()],
             broad: SweepAndPrune::new(),
             records: Vec::new(),
             warnings: Vec::new(),
-            warned: HashSet::new(),
+            warned: FxHashSet::default(),
             ledger: Ledger::default(),
             contacts: Contacts::new(start),
             inputs,
@@ -428,7 +428,7 @@ impl Detector {
         found: &Found,
         i: usize,
         j: usize,
-        states: &HashMap<usize, Kinematics>,
+        states: &FxHashMap<usize, Kinematics>,
     ) -> Vec<Vector3<f64>> {
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {

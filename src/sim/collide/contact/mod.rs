@@ -43,8 +43,9 @@ use crate::sim::graph::ComponentId;
 use crate::sim::schedule::StepContext;
 use nalgebra::{Matrix3, Vector3};
 use pairs::{Pairs, Persistent};
+use rustc_hash::{FxHashMap, FxHashSet};
 use solve::{solve, SolverBody, SolverContact, WarmCorner};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 /// A slow contact is one closing slower than its pressing acceleration gives over this many
 /// check windows (contact ticks): it becomes persistent.
@@ -97,11 +98,11 @@ pub(super) struct Contacts {
     /// By pair `(i, j)`, `i < j`, and by body.
     pairs: Pairs,
     /// By body: the loads it has had, in time order; the last is in effect.
-    loads: HashMap<usize, Vec<Load>>,
+    loads: FxHashMap<usize, Vec<Load>>,
     /// The bodies whose components wait at the next tick.
-    gated: HashSet<usize>,
+    gated: FxHashSet<usize>,
     /// By body held in an island: since when it has been still enough to fall asleep.
-    slow_since: HashMap<usize, f64>,
+    slow_since: FxHashMap<usize, f64>,
     /// The last tick run.
     ticked: f64,
 }
@@ -123,7 +124,7 @@ pub(super) struct Held {
     /// back-up at the solve's time.
     pub woken: Vec<usize>,
     /// The states of the islands' bodies at the solve's time.
-    pub states: HashMap<usize, Kinematics>,
+    pub states: FxHashMap<usize, Kinematics>,
 }
 
 impl Contacts {
@@ -162,7 +163,7 @@ impl Contacts {
                 Some(((a.min(b), a.max(b)), pair.clone()))
             })
             .collect();
-        let remap = |set: &HashSet<usize>| set.iter().filter_map(|&b| to(b)).collect();
+        let remap = |set: &FxHashSet<usize>| set.iter().filter_map(|&b| to(b)).collect();
         Contacts {
             pairs,
             loads: self
@@ -273,7 +274,7 @@ impl Detector {
     pub(super) fn tick(&mut self, tick: f64, context: &mut StepContext<'_>) -> bool {
         self.contacts.ticked = tick;
         let next = self.next_window_end(tick);
-        let held = self.hold(tick, next, None, &HashMap::new(), context);
+        let held = self.hold(tick, next, None, &FxHashMap::default(), context);
         let mut request = crate::sim::schedule::BackUp {
             time: tick,
             components: held.components.clone(),
@@ -301,19 +302,19 @@ impl Detector {
         &mut self,
         time: f64,
         next: f64,
-        only: Option<&HashSet<usize>>,
-        given: &HashMap<usize, Kinematics>,
+        only: Option<&FxHashSet<usize>>,
+        given: &FxHashMap<usize, Kinematics>,
         context: &mut StepContext<'_>,
     ) -> Held {
         // Loads solved for an instant just before a tick would be impulses spread over a
         // sliver of time: forces of millions of g. They are solved over half a window at
         // least (the tick at `next` solves them again over a whole one).
         let h = (next - time).max(MIN_HOLD * self.window);
-        let mut states: HashMap<usize, Kinematics> = given.clone();
+        let mut states: FxHashMap<usize, Kinematics> = given.clone();
         let mut manifolds = self.manifolds(time, h, only, &mut states, context);
         // Islands over the pairs of movable bodies; sleepers count as movable here, so that a
         // sleeping island touched by an awake one is found whole and woken.
-        let movable: HashSet<usize> = manifolds
+        let movable: FxHashSet<usize> = manifolds
             .iter()
             .flat_map(|m| [m.i, m.j])
             .filter(|&b| !self.bodies[b].immovable(time))
@@ -337,9 +338,9 @@ impl Detector {
             islands: Vec::new(),
             components: Vec::new(),
             woken: Vec::new(),
-            states: HashMap::new(),
+            states: FxHashMap::default(),
         };
-        let mut loads: HashMap<usize, (Vector3<f64>, Vector3<f64>)> = HashMap::new();
+        let mut loads: FxHashMap<usize, (Vector3<f64>, Vector3<f64>)> = FxHashMap::default();
         for group in groups {
             let members = island_members(&manifolds, &group, |b| {
                 movable.contains(&b) && only.is_none_or(|only| only.contains(&b))
@@ -365,7 +366,7 @@ impl Detector {
             let touched = group.iter().flat_map(|&k| [manifolds[k].i, manifolds[k].j]);
             let (mut bodies, order) =
                 self.solver_bodies(&members, touched, &states, time, h, context);
-            let slots: HashMap<usize, usize> =
+            let slots: FxHashMap<usize, usize> =
                 order.iter().enumerate().map(|(s, &b)| (b, s)).collect();
             let slot_of = |b: usize| slots.get(&b).copied();
             let mut contacts = Vec::with_capacity(group.len());
@@ -406,8 +407,8 @@ impl Detector {
         &mut self,
         time: f64,
         h: f64,
-        only: Option<&HashSet<usize>>,
-        states: &mut HashMap<usize, Kinematics>,
+        only: Option<&FxHashSet<usize>>,
+        states: &mut FxHashMap<usize, Kinematics>,
         context: &StepContext<'_>,
     ) -> Vec<Manifold> {
         let keys: Vec<(usize, usize)> = match only {
@@ -505,12 +506,12 @@ impl Detector {
         &mut self,
         members: &[usize],
         touch: impl Iterator<Item = usize>,
-        states: &HashMap<usize, Kinematics>,
+        states: &FxHashMap<usize, Kinematics>,
         time: f64,
         h: f64,
         context: &StepContext<'_>,
     ) -> (Vec<SolverBody>, Vec<usize>) {
-        let is_member: HashSet<usize> = members.iter().copied().collect();
+        let is_member: FxHashSet<usize> = members.iter().copied().collect();
         let mut order: Vec<usize> = members.to_vec();
         let mut others: Vec<usize> = touch.filter(|b| !is_member.contains(b)).collect();
         others.sort_unstable();
@@ -554,7 +555,7 @@ impl Detector {
         &mut self,
         b: usize,
         time: f64,
-        given: &HashMap<usize, Kinematics>,
+        given: &FxHashMap<usize, Kinematics>,
         context: &StepContext<'_>,
     ) -> (Vector3<f64>, Vector3<f64>) {
         let values: Option<Vec<_>> = self
@@ -584,10 +585,10 @@ impl Detector {
     fn set_loads(
         &mut self,
         time: f64,
-        loads: &HashMap<usize, (Vector3<f64>, Vector3<f64>)>,
-        states: &HashMap<usize, Kinematics>,
+        loads: &FxHashMap<usize, (Vector3<f64>, Vector3<f64>)>,
+        states: &FxHashMap<usize, Kinematics>,
         next: f64,
-        scope: Option<&HashSet<usize>>,
+        scope: Option<&FxHashSet<usize>>,
         context: &mut StepContext<'_>,
     ) -> Vec<ComponentId> {
         let partition = context.partition();
@@ -743,7 +744,7 @@ fn island_members(
     movable: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
     let mut members = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     for &k in group {
         for b in [manifolds[k].i, manifolds[k].j] {
             if movable(b) && seen.insert(b) {

@@ -3,7 +3,8 @@
 //! is answered from an index by body instead of a scan of every pair.
 
 use super::solve::WarmCorner;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A persistent contact.
 #[derive(Clone, Debug)]
@@ -20,7 +21,7 @@ pub(super) struct Pairs {
     by_pair: BTreeMap<(usize, usize), Persistent>,
     /// Each body's partners, in index order: with `i < b < j`, the pairs `(i, b)` come first,
     /// as in `by_pair`.
-    by_body: HashMap<usize, BTreeSet<usize>>,
+    by_body: FxHashMap<usize, BTreeSet<usize>>,
 }
 
 impl Pairs {
@@ -130,7 +131,7 @@ mod tests {
         assert_eq!(pairs.keys().collect::<Vec<_>>(), [(0, 1), (1, 5)]);
         pairs.remove((1, 5));
         assert_eq!(pairs.of(1).collect::<Vec<_>>(), [(0, 1)]);
-        assert!(pairs.by_body.get(&5).is_none());
+        assert!(!pairs.by_body.contains_key(&5));
     }
 
     #[test]
