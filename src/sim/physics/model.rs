@@ -122,6 +122,7 @@ impl Model {
             symbols,
             springs,
             works,
+            first_integrals,
         } = assembly.finish();
 
         let simulator = scene.simulator.clone();
@@ -172,7 +173,7 @@ impl Model {
             constraints,
             springs,
             system,
-            factory: TapeFactory::new(pool, rhs, symbols, curves, inputs),
+            factory: TapeFactory::new(pool, rhs, first_integrals, symbols, curves, inputs),
             pullable: pullable.cloned(),
             simulator,
             state_only,

@@ -271,6 +271,7 @@ impl Model {
             symbols,
             springs,
             works,
+            first_integrals,
         } = assembly.finish();
         self.factory.pool = pool;
         self.factory.symbols = symbols;
@@ -358,6 +359,15 @@ impl Model {
         }
         update.changes.equations.sort_unstable();
         update.changes.equations.dedup();
+        // First integrals: those of equations assembled again (or cleared) are new.
+        let changed = &update.changes.equations;
+        let integrals = &mut self.factory.first_integrals;
+        integrals.retain(|(vars, _)| vars.iter().all(|v| changed.binary_search(v).is_err()));
+        for (vars, node) in first_integrals {
+            if vars.iter().all(|v| changed.binary_search(v).is_ok()) {
+                integrals.push((vars, node));
+            }
+        }
         update.bodies.extend(selected.iter().copied());
 
         let mut constraints: Vec<Vec<_>> = scene
