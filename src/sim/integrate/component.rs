@@ -575,7 +575,7 @@ impl ComponentIntegrator {
             };
             let miss = target - value;
             let norm: f64 = w.gradient.iter().map(|g| g * g).sum();
-            if miss.abs() <= PROJECTION_TOLERANCE * target.abs() || !(norm > 0.0) {
+            if miss.abs() <= PROJECTION_TOLERANCE * target.abs() || norm.is_nan() || norm <= 0.0 {
                 break;
             }
             let scale = miss / norm;
