@@ -8,7 +8,10 @@
 //! steep user force): the pair itself detects it (its estimate of `h |λ|` stays above its
 //! stability bound, see `component::explicit`), and the component continues by the trapezoidal
 //! rule solved by Newton–Raphson with the symbolic Jacobian, which is stable for any step
-//! (see `component::trapezoid`). Stiffness is judged by the steps, not from the equations
+//! (see `component::trapezoid`). The trapezoidal rule's error estimate needs the step before, so
+//! the first step after every restart (a collision's jump, a new contact load) is taken by the
+//! explicit pair even for a stiff component: an unchecked first step sent Newton's cradle's
+//! balls flying. Stiffness is judged by the steps, not from the equations
 //! beforehand, because what makes a component stiff is the ratio of its fastest decay to the
 //! accuracy the tolerance asks for, which only the steps show: the same link is stiff under a
 //! slow swing and not under a fast spin. Prescribed variables are not solved for: inside their
