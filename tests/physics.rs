@@ -151,6 +151,34 @@ fn projectile_is_exact() {
     assert!((mid.position.x - (1.0 + 3.0 * 1.234)).abs() < 1e-12);
 }
 
+/// A force switched off by a condition on time (the spinning top's tap) is a breakpoint: the
+/// solver lands on the switch and restarts there, so even a tight tolerance takes few steps
+/// and the velocity is the exact broken line. Crossed by error control alone, the switch
+/// shrank the step below the minimum at tolerance 1e-8.
+#[test]
+fn a_force_switched_by_time_is_a_breakpoint_even_at_a_tight_tolerance() {
+    let r = run(&format!(
+        "simulator finish 1 step 0.1 tolerance 1e-10\n{BALL}\
+         body b shape ball mass 0.5\n\
+         force body b x {{$t < 0.1 ? 2.0 : 0.0}}"
+    ));
+    // x'' = 4 until t = 0.1, then uniform motion at 0.4.
+    let velocity = |t: f64| 4.0 * t.min(0.1);
+    let position = |t: f64| 2.0 * t.min(0.1).powi(2) + 0.4 * (t - 0.1).max(0.0);
+    let points = r.points("b", 7);
+    assert!(points.iter().any(|&(t, _)| t == 0.1), "no point at the switch");
+    for (t, v) in points {
+        assert!((v - velocity(t)).abs() <= 1e-13, "t {t}: velocity {v}");
+    }
+    for t in [0.05, 0.1, 0.25, 0.61, 1.0] {
+        let state = r.state("b", t);
+        assert!((state.velocity.x - velocity(t)).abs() <= 1e-13, "t {t}");
+        assert!((state.position.x - position(t)).abs() <= 1e-10, "t {t}");
+    }
+    let steps = r.simulation.statistics().total().steps;
+    assert!(steps < 500, "{steps} steps");
+}
+
 #[test]
 fn pendulum_made_with_a_link_has_the_small_angle_period() {
     // A ball hanging by a link attached one metre above its centre: a physical pendulum about

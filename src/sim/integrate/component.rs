@@ -420,6 +420,11 @@ impl ComponentIntegrator {
         loop {
             let t1 = self.next_target(limit);
             let h = t1 - t0;
+            // A step that lands on its limit (a breakpoint, the end, a gate) evaluates the
+            // equations there just below it: a switch on time alone takes its new mode exactly
+            // at its breakpoint (see `sim::physics::switches`), and the step must see the
+            // equations as they were over it. The restart there sees the new mode.
+            let t_end = if t1 == limit { just_below(t1) } else { t1 };
             let intended = self.step;
             // The trapezoidal rule's error estimate needs the step before; the first step
             // after a restart (a collision's jump, a new contact load) is taken by the explicit
@@ -429,8 +434,8 @@ impl ComponentIntegrator {
                 None => Method::Explicit,
             };
             let outcome = match method {
-                Method::Explicit => self.explicit_attempt(t1, h, inputs, control),
-                Method::Trapezoidal => self.trapezoidal_attempt(t1, h, inputs, control),
+                Method::Explicit => self.explicit_attempt(t1, t_end, h, inputs, control),
+                Method::Trapezoidal => self.trapezoidal_attempt(t1, t_end, h, inputs, control),
             };
             let (factor, failure) = match outcome {
                 Ok(attempt) => {
@@ -441,7 +446,7 @@ impl ComponentIntegrator {
                     let factor =
                         control.step_factor(&attempt.estimates, attempt.iterations, growth);
                     if attempt.within_tolerance() {
-                        self.accept(method, t1, h, factor, control);
+                        self.accept(method, t1, t_end, h, factor, control);
                         // A step cut short to land on a breakpoint, the end or a gate says
                         // nothing against the step that was intended: keep it.
                         if t1 == limit && h < intended && factor >= 1.0 {
@@ -557,7 +562,7 @@ impl ComponentIntegrator {
     /// would otherwise let the quantity drift step after step. Several Newton steps along the
     /// gradient, each `Δx = (target − I(x)) ∇I / |∇I|²`, the orthogonal projection onto the
     /// level set (Hairer, Lubich and Wanner, *Geometric Numerical Integration*, IV.4).
-    fn project(&mut self, t1: f64) {
+    fn project(&mut self, t_end: f64) {
         let Some(target) = self.integral else {
             return;
         };
@@ -567,9 +572,9 @@ impl ComponentIntegrator {
         }
         let w = self.work.arrays();
         for _ in 0..PROJECTION_ITERATIONS {
-            let Some(value) = self
-                .equations
-                .first_integral(t1, w.x1, w.inputs_start, w.gradient)
+            let Some(value) =
+                self.equations
+                    .first_integral(t_end, w.x1, w.inputs_start, w.gradient)
             else {
                 return;
             };
@@ -585,12 +590,21 @@ impl ComponentIntegrator {
         }
         let mut sink = JacobianSink::new(None, &self.layout);
         self.equations
-            .eval(t1, w.x1, w.inputs_start, w.f1, &mut sink);
+            .eval(t_end, w.x1, w.inputs_start, w.f1, &mut sink);
         self.stats.evaluations += 1;
     }
 
-    fn accept(&mut self, method: Method, t1: f64, h: f64, factor: f64, control: &StepControl) {
-        self.project(t1);
+    /// Takes the attempted step to `t1` (its end evaluated at `t_end`), and sizes the next.
+    fn accept(
+        &mut self,
+        method: Method,
+        t1: f64,
+        t_end: f64,
+        h: f64,
+        factor: f64,
+        control: &StepControl,
+    ) {
+        self.project(t_end);
         let w = self.work.arrays();
         w.f_previous.copy_from_slice(w.f);
         w.f.copy_from_slice(w.f1);
@@ -616,6 +630,19 @@ impl ComponentIntegrator {
 const PROJECTION_ITERATIONS: usize = 3;
 /// The level is reached when the first integral is within this fraction of its value.
 const PROJECTION_TOLERANCE: f64 = 4.0 * f64::EPSILON;
+
+/// The largest float below `t` (`f64::next_down`, which needs Rust 1.86).
+fn just_below(t: f64) -> f64 {
+    if !t.is_finite() {
+        t
+    } else if t == 0.0 {
+        -f64::from_bits(1)
+    } else if t > 0.0 {
+        f64::from_bits(t.to_bits() - 1)
+    } else {
+        f64::from_bits(t.to_bits() + 1)
+    }
+}
 
 /// Indices of non-finite values.
 fn non_finite(values: &[f64]) -> Vec<usize> {

@@ -332,11 +332,12 @@ impl Model {
             }
             update.changes.equations.extend(vars.all());
         }
-        let reading = Reading {
-            pool: &self.factory.pool,
-            symbols: &self.factory.symbols,
-            curves: &curves,
-        };
+        let mut reading = Reading::new(
+            &self.factory.pool,
+            &self.factory.symbols,
+            &curves,
+            &self.simulator,
+        );
         for (var, node) in equations {
             rhs[var.index()] = node;
             self.state_only[var.index()] = reading.declare(system, var, node);

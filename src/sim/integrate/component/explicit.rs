@@ -128,10 +128,12 @@ impl StiffnessWatch {
 
 impl ComponentIntegrator {
     /// Tries a Dormand–Prince step to `t1 = t0 + h`, leaving the end point in `x1` and `f1`
-    /// and the step's estimate of `-h Re λ` in `self.step_decay`.
+    /// and the step's estimate of `-h Re λ` in `self.step_decay`. The equations are evaluated
+    /// at `t_end` where the stages reach `t1` (see [`ComponentIntegrator::step`]).
     pub(super) fn explicit_attempt(
         &mut self,
         t1: f64,
+        t_end: f64,
         h: f64,
         inputs: &mut Inputs<'_>,
         control: &StepControl,
@@ -171,7 +173,8 @@ impl ComponentIntegrator {
                 steady &= *w.inputs == *w.inputs_start;
             }
             let mut sink = JacobianSink::new(None, &self.layout);
-            self.equations.eval(t, y, w.inputs, k, &mut sink);
+            let at = if C[s] == 1.0 { t_end } else { t };
+            self.equations.eval(at, y, w.inputs, k, &mut sink);
             self.stats.evaluations += 1;
             for &active in &self.active {
                 k[active.0] = prescribed(&self.prescriptions, active, t).1;
