@@ -119,12 +119,23 @@ impl Model {
         let equations = assemble(&mut assembly, scene, &inputs, &all, &|_| true)?;
         let Assembled {
             pool,
-            bodies,
+            mut bodies,
             symbols,
             springs,
             works,
             first_integrals,
         } = assembly.finish();
+        for body in &mut bodies {
+            if let Some(vars) = body.vars {
+                body.free_spin = first_integrals
+                    .iter()
+                    .any(|(own, _)| own[..] == vars.rotation()[..])
+                    && vars
+                        .momentum()
+                        .iter()
+                        .all(|m| pool.as_constant(rhs[m.index()]) == Some(0.0));
+            }
+        }
 
         let simulator = scene.simulator.clone();
         let mut system = System::new(simulator.start, simulator.finish);
