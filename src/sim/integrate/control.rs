@@ -21,13 +21,12 @@ impl Tolerance {
 /// How a component's integrator chooses and checks its steps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepControl {
-    /// Bound on the error each explicit step makes, per unit of time it covers: a step of
-    /// length `h` may err by `h · tolerance.weight(|x|)` in each variable, at its end and (read
-    /// through the track's interpolation) anywhere between (see [`StepControl::allowed`]). Over
-    /// a span `T` the errors made add up to at most `T · weight`; how much they grow afterwards
-    /// is the motion's own doing (an unstable motion, like a body flipping about its
-    /// intermediate axis, amplifies them). A stiff component's trapezoidal step may err by
-    /// `weight` whatever its length ([`StepControl::allowed_per_step`]).
+    /// Bound on the error each step makes, per unit of time it covers: a step of length `h`
+    /// may err by `h · tolerance.weight(|x|)` in each variable, at its end and (read through
+    /// the track's interpolation) anywhere between (see [`StepControl::allowed`]). Over a span
+    /// `T` the errors made add up to at most `T · weight`; how much they grow afterwards is
+    /// the motion's own doing (an unstable motion, like a body flipping about its intermediate
+    /// axis, amplifies them).
     pub tolerance: Tolerance,
     /// The conservative step taken at the start and after every restart from scratch
     /// (start, breakpoint, reset), when nothing is known about how the solution behaves
@@ -88,13 +87,6 @@ impl StepControl {
     /// the sum over the span.
     pub(crate) fn allowed(&self, h: f64, magnitude: f64) -> f64 {
         h.max(self.initial_step) * self.tolerance.weight(magnitude)
-    }
-
-    /// The error one step of a stiff component may make in a variable of magnitude
-    /// `magnitude`, whatever the step's length: the trapezoidal rule is held per step, not per
-    /// unit of time (see `sim::integrate`).
-    pub(crate) fn allowed_per_step(&self, magnitude: f64) -> f64 {
-        self.tolerance.weight(magnitude)
     }
 
     /// The factor to scale the step by, given the step's error `estimates` and the Newton

@@ -11,11 +11,6 @@
 //! derivative and is taken without this estimate. Read between its points through the track's
 //! cubic (which is the trapezoidal rule's own quadratic there), a step errs by no more than at
 //! its end: the quadratic's distance from the solution grows monotonically over the step.
-//!
-//! That error is held to the tolerance per step, as the dissertation held it, not per unit of
-//! time as the explicit pair's: a second-order method held per unit of time needs steps that
-//! shrink with the square root of the tolerance instead of its cube root, and the spinning
-//! top's stiff component took 13 times the steps it took before (19,000 against 1,470).
 
 use super::{
     largest, non_finite, prescribed, Attempt, ComponentIntegrator, FailureKind, Inputs, StepFailure,
@@ -28,8 +23,8 @@ use crate::sim::track::Side;
 /// Growth is limited to the dissertation's factor of 2 per step.
 pub(super) const MAX_GROWTH: f64 = 2.0;
 
-/// The truncation error of a step grows with the cube of the step.
-const ERROR_POWER: f64 = 3.0;
+/// The truncation error per unit of time grows with the square of the step.
+const ERROR_POWER: f64 = 2.0;
 /// A prescribed variable's cubic strays from its function by `h⁴`, `h³` per unit of time.
 const BETWEEN_POWER: f64 = 3.0;
 
@@ -147,7 +142,7 @@ impl ComponentIntegrator {
                     w.x[i] + half * (w.f[i] + w.f1[i]) - w.x1[i]
                 };
                 let magnitude = w.x[i].abs().max(w.x1[i].abs());
-                let bound = (control.newton_tolerance * control.allowed_per_step(magnitude))
+                let bound = (control.newton_tolerance * control.allowed(h, magnitude))
                     .max(ROUNDING * magnitude);
                 converged &= w.residual[i].abs() <= bound;
             }
@@ -174,8 +169,8 @@ impl ComponentIntegrator {
         }
     }
 
-    /// The step's truncation error relative to what a step may err, per variable into
-    /// `errors`, and the largest.
+    /// The step's truncation error per unit of time relative to the tolerance, per variable
+    /// into `errors`, and the largest.
     fn truncation_errors(&mut self, h: f64, control: &StepControl) -> f64 {
         let previous = self.previous;
         let is_fixed = &self.is_fixed;
@@ -187,7 +182,7 @@ impl ComponentIntegrator {
                     let r = h / h_prev;
                     let estimate = r / (3.0 * (r + 1.0)) * (w.x1[i] - w.predicted[i]).abs();
                     let magnitude = w.x[i].abs().max(w.x1[i].abs());
-                    estimate / control.allowed_per_step(magnitude)
+                    estimate / control.allowed(h, magnitude)
                 }
                 _ => 0.0,
             };
