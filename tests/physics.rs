@@ -166,7 +166,10 @@ fn a_force_switched_by_time_is_a_breakpoint_even_at_a_tight_tolerance() {
     let velocity = |t: f64| 4.0 * t.min(0.1);
     let position = |t: f64| 2.0 * t.min(0.1).powi(2) + 0.4 * (t - 0.1).max(0.0);
     let points = r.points("b", 7);
-    assert!(points.iter().any(|&(t, _)| t == 0.1), "no point at the switch");
+    assert!(
+        points.iter().any(|&(t, _)| t == 0.1),
+        "no point at the switch"
+    );
     for (t, v) in points {
         assert!((v - velocity(t)).abs() <= 1e-13, "t {t}: velocity {v}");
     }
@@ -543,7 +546,11 @@ fn the_bundled_tee_keeps_energy_and_momentum_between_the_points() {
     for k in 0..=2000 {
         let t = k as f64 * 0.01;
         let s = r.state("nut", t);
-        assert!(relative(energy(&s), e0) < 1e-12, "t {t}: energy {}", energy(&s));
+        assert!(
+            relative(energy(&s), e0) < 1e-12,
+            "t {t}: energy {}",
+            energy(&s)
+        );
         assert!((momentum(&s) - l0).norm() < 1e-12 * l0.norm(), "t {t}");
         while points.next_if(|&p| p < t).is_some() {}
         between += usize::from(points.peek() != Some(&t));

@@ -92,10 +92,10 @@ pub struct BodyModel {
     pub vars: Option<BodyVars>,
     /// The state at the start time.
     pub initial: InitialState,
-    /// Whether the body turns freely with an anisotropic inertia and nothing changes its `L`
-    /// (its equations are zero): its turning energy is then a first integral, which the
-    /// integrator holds at every point it computes and reading between the points holds too
-    /// ([`BodyModel::keep_spin_energy`]).
+    /// Whether the body's orientation turns by its `L` alone with an anisotropic inertia (no
+    /// steering): its turning energy is then a first integral of those equations, which the
+    /// integrator holds at every point over which `L` stays put, and reading between such
+    /// points holds too ([`BodyModel::keep_spin_energy`]).
     pub(crate) free_spin: bool,
 }
 

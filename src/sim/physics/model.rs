@@ -129,11 +129,7 @@ impl Model {
             if let Some(vars) = body.vars {
                 body.free_spin = first_integrals
                     .iter()
-                    .any(|(own, _)| own[..] == vars.rotation()[..])
-                    && vars
-                        .momentum()
-                        .iter()
-                        .all(|m| pool.as_constant(rhs[m.index()]) == Some(0.0));
+                    .any(|(own, _)| own[..] == vars.rotation()[..]);
             }
         }
 

@@ -261,8 +261,8 @@ fn state_from(
 
 /// The state that values `v` of a moving body's variables, read at `t`, stand for; for a
 /// [free spin](BodyModel::free_spin) read between two points of its rotation's track, with
-/// the orientation turned onto the turning energy of those points
-/// ([`BodyModel::keep_spin_energy`]).
+/// `L` as at the first of them, with the orientation turned onto the turning energy of that
+/// point ([`BodyModel::keep_spin_energy`]).
 fn state_at(
     tracks: &Tracks,
     body: &BodyModel,
@@ -271,15 +271,26 @@ fn state_at(
     mut v: [f64; BODY_VARIABLES],
 ) -> BodyState {
     if let Some(start) = body.vars.filter(|_| body.free_spin).and_then(|vars| {
-        let (c, _) = tracks.location(vars.at(slot::ROTATION))?;
-        let track = tracks.read(c);
-        let Segment::Between(k, _) = track.locate(t, side, &mut Cursor::default())? else {
-            return None;
+        let (start, from) = {
+            let (c, _) = tracks.location(vars.at(slot::ROTATION))?;
+            let track = tracks.read(c);
+            let Segment::Between(k, _) = track.locate(t, side, &mut Cursor::default())? else {
+                return None;
+            };
+            let point = track.point(k);
+            let mut start = [0.0; 4];
+            for (i, value) in start.iter_mut().enumerate() {
+                *value = point[tracks.location(vars.at(slot::ROTATION + i))?.1];
+            }
+            (start, track.times()[k])
         };
-        let point = track.point(k);
-        let mut start = [0.0; 4];
-        for (i, value) in start.iter_mut().enumerate() {
-            *value = point[tracks.location(vars.at(slot::ROTATION + i))?.1];
+        // The energy is kept only while nothing changed `L` since that point.
+        for i in 0..3 {
+            let at = slot::MOMENTUM + i;
+            let then = tracks.value(vars.at(at), from, Side::After, &mut Cursor::default())?;
+            if then.to_bits() != v[at].to_bits() {
+                return None;
+            }
         }
         Some(start)
     }) {
