@@ -17,11 +17,12 @@
 //! equations pull that difference back (negative: a decay), the real part of the Jacobian's
 //! dominant eigenvalue along the step. Only decay counts: an oscillation must be followed step
 //! by step by any method that is to be accurate, but a decay that has died out can be stepped
-//! over by an A-stable method and not by an explicit one. Fifteen accepted steps with
-//! `-h Re λ` above 1.5 (about half the pair's stability bound on the negative real axis, where
-//! its error estimate starts to hold the step down for the decay's sake), before six below it
-//! come in a row, mark the component stiff (the counting is Hairer's test in DOPRI5, which
-//! takes `h |λ|` and 3.25), and it continues by the trapezoidal rule.
+//! over by an A-stable method and not by an explicit one. Eight accepted steps with
+//! `-h Re λ` above 1 (under a third of the pair's stability bound on the negative real axis:
+//! the decay already costs steps there), before six below it come in a row, mark the component
+//! stiff (the counting is Hairer's test in DOPRI5, which takes `h |λ|`, 3.25 and fifteen
+//! steps; switching later left stiff components explicit for longer, at more steps than the
+//! trapezoidal rule takes), and it continues by the trapezoidal rule until it starts afresh.
 
 use super::{
     non_finite, prescribed, Attempt, ComponentIntegrator, FailureKind, Inputs, StepFailure,
@@ -96,9 +97,9 @@ const D: [f64; 7] = [
 ];
 
 /// `-h Re λ` above this counts as a step held down by a decay.
-const STIFF_STEP: f64 = 1.5;
+const STIFF_STEP: f64 = 1.0;
 /// This many such accepted steps mark the component stiff...
-const STIFF_COUNT: u32 = 15;
+pub(super) const STIFF_COUNT: u32 = 8;
 /// ...unless this many steps in a row below it come first.
 const CALM_COUNT: u32 = 6;
 
