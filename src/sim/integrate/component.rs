@@ -631,8 +631,10 @@ const PROJECTION_ITERATIONS: usize = 3;
 /// The level is reached when the first integral is within this fraction of its value.
 const PROJECTION_TOLERANCE: f64 = 4.0 * f64::EPSILON;
 
-/// The largest float below `t` (`f64::next_down`, which needs Rust 1.86).
-fn just_below(t: f64) -> f64 {
+/// The largest float below `t` (`f64::next_down`, which needs Rust 1.86): where a step that
+/// lands on a breakpoint evaluates its end, and so where the energy ledger reads the loads at
+/// the end of the step.
+pub(crate) fn just_below(t: f64) -> f64 {
     if !t.is_finite() {
         t
     } else if t == 0.0 {

@@ -50,5 +50,5 @@ mod component;
 mod control;
 mod newton_matrix;
 
-pub(crate) use component::{ComponentIntegrator, FailureKind, StepFailure};
+pub(crate) use component::{just_below, ComponentIntegrator, FailureKind, StepFailure};
 pub use control::{StepControl, Tolerance};
