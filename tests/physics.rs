@@ -106,16 +106,24 @@ fn free_fall_is_exact() {
          body b shape ball init_pos {{0 100 0}} mass 2\n\
          force body b gravity {{0 -9.81 0}}"
     ));
+    // A quadratic is integrated exactly at every order above one: the steps grow to the end.
     let points = r.points("b", 1);
-    assert!(points.len() > 10);
+    assert!(points.len() >= 2);
     for (t, y) in points {
         let want = 100.0 - 0.5 * 9.81 * t * t;
         assert!(relative(y, want) <= 1e-9, "t {t}: y {y} vs {want}");
     }
-    // The velocity is linear in time, so even interpolated it is exact.
+    // Read between the points through the track's cubics, the quadratic position and the
+    // linear velocity are exact too.
     for k in 0..=30 {
         let t = k as f64 * 0.1;
         let s = r.state("b", t);
+        let want = 100.0 - 0.5 * 9.81 * t * t;
+        assert!(
+            relative(s.position.y, want) <= 1e-9,
+            "t {t}: y {}",
+            s.position.y
+        );
         assert!((s.velocity.y + 9.81 * t).abs() <= 1e-9 * (1.0 + 9.81 * t));
         assert_eq!(s.position.x, 0.0);
     }
@@ -141,6 +149,37 @@ fn projectile_is_exact() {
     // Between computed points playback interpolates, still close.
     let mid = r.state("b", 1.234);
     assert!((mid.position.x - (1.0 + 3.0 * 1.234)).abs() < 1e-12);
+}
+
+/// A force switched off by a condition on time (the spinning top's tap) is a breakpoint: the
+/// solver lands on the switch and restarts there, so even a tight tolerance takes few steps
+/// and the velocity is the exact broken line. Crossed by error control alone, the switch
+/// shrank the step below the minimum at tolerance 1e-8.
+#[test]
+fn a_force_switched_by_time_is_a_breakpoint_even_at_a_tight_tolerance() {
+    let r = run(&format!(
+        "simulator finish 1 step 0.1 tolerance 1e-10\n{BALL}\
+         body b shape ball mass 0.5\n\
+         force body b x {{$t < 0.1 ? 2.0 : 0.0}}"
+    ));
+    // x'' = 4 until t = 0.1, then uniform motion at 0.4.
+    let velocity = |t: f64| 4.0 * t.min(0.1);
+    let position = |t: f64| 2.0 * t.min(0.1).powi(2) + 0.4 * (t - 0.1).max(0.0);
+    let points = r.points("b", 7);
+    assert!(
+        points.iter().any(|&(t, _)| t == 0.1),
+        "no point at the switch"
+    );
+    for (t, v) in points {
+        assert!((v - velocity(t)).abs() <= 1e-13, "t {t}: velocity {v}");
+    }
+    for t in [0.05, 0.1, 0.25, 0.61, 1.0] {
+        let state = r.state("b", t);
+        assert!((state.velocity.x - velocity(t)).abs() <= 1e-13, "t {t}");
+        assert!((state.position.x - position(t)).abs() <= 1e-10, "t {t}");
+    }
+    let steps = r.simulation.statistics().total().steps;
+    assert!(steps < 500, "{steps} steps");
 }
 
 #[test]
@@ -196,7 +235,7 @@ fn spring_mass_energy_drifts_less_than_one_percent_over_a_hundred_periods() {
 fn torque_free_asymmetric_body_keeps_its_angular_momentum_and_flips() {
     // A 1 x 2 x 3 box: y is the intermediate axis. Spun about it with a small disturbance, it
     // turns over periodically (the Dzhanibekov effect).
-    let r = run("simulator finish 20 step 0.05 tolerance 1e-6\n\
+    let r = run("simulator finish 22 step 0.05 tolerance 1e-6\n\
          shape_set brick desc {sub pos {0 0 0} box {1 2 3}}\n\
          body b shape brick init_drot {0.01 2 0.01}");
     let b = r.body("b");
@@ -215,14 +254,37 @@ fn torque_free_asymmetric_body_keeps_its_angular_momentum_and_flips() {
         .map(|(_, s)| relative(energy(s), e0))
         .fold(0.0, f64::max);
     assert!(energy_drift < 1e-3, "energy drift {energy_drift}");
-    // The spin about the body's own y axis reverses, and comes back.
-    let spin_y = |s: &BodyState| (s.rotation.inverse() * s.angular_velocity).y;
-    let signs: Vec<bool> = points.iter().map(|(_, s)| spin_y(s) > 0.0).collect();
-    let reversals = signs.windows(2).filter(|w| w[0] != w[1]).count();
+    // Read every 0.01 s between the solver's points (as playback and export read it), the
+    // energy stays put.
+    let samples: Vec<(f64, BodyState)> = (0..=2200)
+        .map(|k| k as f64 * 0.01)
+        .map(|t| (t, r.state("b", t)))
+        .collect();
+    let sampled_drift = samples
+        .iter()
+        .map(|(_, s)| relative(energy(s), e0))
+        .fold(0.0, f64::max);
     assert!(
-        reversals >= 2,
-        "{reversals} reversals of the intermediate-axis spin"
+        sampled_drift < 1e-6,
+        "energy drift between points {sampled_drift}"
     );
+    // The spin about the body's own y axis reverses, and comes back, when an RK4 integration
+    // of Euler's equations at dt 1e-4 says: at 5.9642 s and 20.1831 s.
+    let spin_y = |s: &BodyState| (s.rotation.inverse() * s.angular_velocity).y;
+    let reversals: Vec<f64> = samples
+        .windows(2)
+        .filter_map(|w| {
+            let (a, b) = (spin_y(&w[0].1), spin_y(&w[1].1));
+            ((a > 0.0) != (b > 0.0)).then(|| w[0].0 + (w[1].0 - w[0].0) * a / (a - b))
+        })
+        .collect();
+    assert_eq!(reversals.len(), 2, "reversals at {reversals:?}");
+    for (got, want) in reversals.iter().zip([5.9642, 20.1831]) {
+        assert!(
+            relative(*got, want) < 0.005,
+            "reversal at {got}, not {want}"
+        );
+    }
     assert!(spin_y(&points[0].1) > 1.9);
     let lowest = points
         .iter()
@@ -462,6 +524,40 @@ fn free_body_splits_into_small_components_and_linked_bodies_form_one() {
     );
 }
 
+/// The tee of examples/dzhanibekov.asg at its default tolerance, read every 0.01 s as
+/// `asgard simulate` samples it: its angular momentum is state and exact, and its turning
+/// energy, which the solver holds at its points, reads the same between them (the track's
+/// cubic alone lost 1.5e-5 of it there).
+#[test]
+fn the_bundled_tee_keeps_energy_and_momentum_between_the_points() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/dzhanibekov.asg"
+    ))
+    .unwrap();
+    let r = run(&text);
+    let body = &r.model.bodies()[r.body("nut")];
+    let momentum = |s: &BodyState| body.world_inertia(&s.rotation) * s.angular_velocity;
+    let energy = |s: &BodyState| 0.5 * s.angular_velocity.dot(&momentum(s));
+    let start = r.state("nut", 0.0);
+    let (l0, e0) = (momentum(&start), energy(&start));
+    let mut points = r.points("nut", 3).into_iter().map(|(t, _)| t).peekable();
+    let mut between = 0;
+    for k in 0..=2000 {
+        let t = k as f64 * 0.01;
+        let s = r.state("nut", t);
+        assert!(
+            relative(energy(&s), e0) < 1e-12,
+            "t {t}: energy {}",
+            energy(&s)
+        );
+        assert!((momentum(&s) - l0).norm() < 1e-12 * l0.norm(), "t {t}");
+        while points.next_if(|&p| p < t).is_some() {}
+        between += usize::from(points.peek() != Some(&t));
+    }
+    assert!(between > 1900, "only {between} samples fall between points");
+}
+
 #[test]
 fn the_bundled_pendulum_swings_down() {
     let text = std::fs::read_to_string(concat!(
@@ -565,7 +661,8 @@ fn a_step_that_collapses_stops_the_simulation() {
         "{failure}"
     );
     let t = failure.time.unwrap();
-    assert!(t > 0.09 && t <= 0.1, "failed at {t}");
+    // Rounding may carry the last steps a hair past the singularity.
+    assert!(t > 0.09 && t <= 0.1 + 1e-6, "failed at {t}");
     assert!(failure.variables.iter().any(|v| v == "b.dx"), "{failure}");
     let s = motion.state(0, 0.05).unwrap();
     assert!((s.velocity.x + (1.0f64 - 0.5).ln() / 10.0).abs() < 1e-3);
@@ -719,8 +816,11 @@ fn links_to_moving_points_damp_relative_to_the_points_motion() {
          link body1 c x {{[a x]}} y 2 z 0 tightness 100"
     ));
     for name in ["a", "b", "c"] {
+        // Within what the tolerance (the scene's 1e-4 per second) allows: the explicit
+        // method's steps grow up to its stability bound, where rounding grows too. Without
+        // the anchors' rates in the damping the balls would lag by about 0.2 m.
         for (t, x) in r.points(name, 0) {
-            assert!((x - t).abs() < 1e-9, "{name} at {t}: {x}");
+            assert!((x - t).abs() <= 1e-4 * t * (1.0 + t), "{name} at {t}: {x}");
         }
     }
 }

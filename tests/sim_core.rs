@@ -533,7 +533,7 @@ fn prescribed_variables_follow_their_function_and_continue_with_its_end_derivati
         };
         if (1.0..=2.0).contains(&t) {
             // On the interval the value is the function's, exactly (after the jump at 1).
-            if t > 1.0 || value != -0.5 * g {
+            if t > 1.0 || (value + 0.5 * g).abs() > 1e-12 {
                 assert_eq!(value, exact, "t {t}");
             }
         } else {
@@ -775,7 +775,9 @@ fn statistics_count_components_and_work() {
         .all(|c| c.size == 2 && c.steps > 0 && c.evaluations > c.steps));
     let total = stats.total();
     assert_eq!(total.size, 8);
-    assert!(total.newton_iterations >= total.steps);
+    // The diamond is not stiff: every step is explicit, with no Newton iteration.
+    assert_eq!(total.implicit_steps, 0);
+    assert_eq!(total.newton_iterations, 0);
     let text = stats.to_string();
     assert!(
         text.starts_with("4 components, 8 variables, largest component 2"),

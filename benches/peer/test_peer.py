@@ -11,6 +11,7 @@ import numpy as np
 import asgard_engine
 import mujoco_engine
 import scene
+import spin
 from conservation import Samples, drift
 
 ASGARD = Path(__file__).resolve().parents[2] / "target" / "release" / "asgard"
@@ -111,6 +112,29 @@ class MujocoTest(unittest.TestCase):
             outcome.samples.velocities[-1], [[-1, 0, 0], [1, 0, 0]], atol=1e-3
         )
         self.assertLess(drift(outcome.samples).energy_max, 1e-3)
+
+
+class SpinTest(unittest.TestCase):
+    def test_a_steady_spin_about_a_principal_axis_has_no_error(self):
+        moments = np.array([[1.0, 2.0, 3.0]])
+        angles = np.linspace(0.0, 3.0, 7)
+        quats = np.stack([np.cos(angles / 2), 0 * angles, np.sin(angles / 2), 0 * angles], 1)
+        rotations = spin.quaternion_matrices(quats[:, None, :])
+        spins = np.tile([0.0, 1.0, 0.0], (7, 1, 1))
+        self.assertEqual(spin.errors(moments, rotations, spins), (0.0, 0.0))
+        spins[3, 0, 1] = 1.001
+        energy, momentum = spin.errors(moments, rotations, spins)
+        self.assertAlmostEqual(energy, 1.001**2 - 1)
+        self.assertAlmostEqual(momentum, 0.001)
+
+    def test_both_engines_get_the_same_bodies(self):
+        bodies = spin.generate(3, seed=1)
+        model = mujoco.MjModel.from_xml_string(spin.mujoco_xml(bodies))
+        self.assertEqual(model.opt.integrator, mujoco.mjtIntegrator.mjINT_RK4)
+        np.testing.assert_allclose(model.body_inertia[1:], bodies.moments)
+        text = spin.asgard_scene(bodies, None)
+        self.assertIn("collisions 0", text)
+        self.assertEqual(text.count("inertia {"), 3)
 
 
 @unittest.skipUnless(ASGARD.exists(), f"{ASGARD} is not built (benches/peer/run builds it)")

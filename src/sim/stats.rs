@@ -9,6 +9,9 @@ pub struct ComponentStats {
     pub size: usize,
     /// Accepted integration steps.
     pub steps: u64,
+    /// Of those, the steps taken by the trapezoidal rule: the component was found stiff (see
+    /// `sim::integrate`).
+    pub implicit_steps: u64,
     /// Step attempts thrown away (Newton failure or error too large).
     pub rejected: u64,
     /// Newton–Raphson iterations (linear solves), accepted and rejected steps alike.
@@ -23,6 +26,7 @@ impl ComponentStats {
     fn add(&mut self, other: &ComponentStats) {
         self.size += other.size;
         self.steps += other.steps;
+        self.implicit_steps += other.implicit_steps;
         self.rejected += other.rejected;
         self.newton_iterations += other.newton_iterations;
         self.evaluations += other.evaluations;
@@ -64,8 +68,13 @@ impl fmt::Display for Statistics {
         )?;
         write!(
             f,
-            "{} steps, {} rejected, {} Newton iterations, {} evaluations, {} restarts",
-            total.steps, total.rejected, total.newton_iterations, total.evaluations, total.restarts
+            "{} steps ({} trapezoidal), {} rejected, {} Newton iterations, {} evaluations, {} restarts",
+            total.steps,
+            total.implicit_steps,
+            total.rejected,
+            total.newton_iterations,
+            total.evaluations,
+            total.restarts
         )
     }
 }

@@ -31,6 +31,8 @@ pub struct Tape {
     /// One more than the largest input slot read.
     inputs_needed: usize,
     outputs: Vec<u32>,
+    /// Per output, how much of `code` computes it and every output before it.
+    output_ends: Vec<u32>,
     registers: usize,
 }
 
@@ -144,13 +146,31 @@ impl Tape {
         outputs: &mut [f64],
         workspace: &mut Workspace,
     ) -> Result<(), TapeError> {
+        if outputs.len() != self.outputs.len() {
+            return Err(TapeError::WrongOutputCount {
+                expected: self.outputs.len(),
+                given: outputs.len(),
+            });
+        }
+        self.eval_leading(inputs, outputs, workspace)
+    }
+
+    /// Evaluates the first `outputs.len()` outputs only, running just the instructions they
+    /// need: the outputs' instructions come in output order, so a tape of derivatives followed
+    /// by their Jacobian entries yields the derivatives alone for a fraction of the work.
+    pub fn eval_leading(
+        &self,
+        inputs: &[f64],
+        outputs: &mut [f64],
+        workspace: &mut Workspace,
+    ) -> Result<(), TapeError> {
         if inputs.len() < self.inputs_needed {
             return Err(TapeError::TooFewInputs {
                 needed: self.inputs_needed,
                 given: inputs.len(),
             });
         }
-        if outputs.len() != self.outputs.len() {
+        if outputs.len() > self.outputs.len() {
             return Err(TapeError::WrongOutputCount {
                 expected: self.outputs.len(),
                 given: outputs.len(),
@@ -163,7 +183,11 @@ impl Tape {
         for &(slot, register) in &self.inputs {
             r[register as usize] = inputs[slot];
         }
-        for instr in &self.code {
+        let end = match outputs.len() {
+            0 => 0,
+            count => self.output_ends[count - 1] as usize,
+        };
+        for instr in &self.code[..end] {
             match *instr {
                 Instr::Add(d, a, b) => r[d as usize] = r[a as usize] + r[b as usize],
                 Instr::Sub(d, a, b) => r[d as usize] = r[a as usize] - r[b as usize],
@@ -284,7 +308,7 @@ impl<'p> Compiler<'p> {
         outputs: &[Node],
         slot_of: impl Fn(Symbol) -> Option<usize>,
     ) -> Result<Tape, TapeError> {
-        let order = self.order(outputs);
+        let (order, root_ends) = self.order(outputs);
         for &node in &order {
             self.pool.for_each_child(node, |child| {
                 *self.pending_uses.entry(child).or_insert(0) += 1;
@@ -294,7 +318,8 @@ impl<'p> Compiler<'p> {
             *self.pending_uses.entry(output).or_insert(0) += 1;
         }
         let pool = self.pool;
-        for &node in &order {
+        let mut output_ends = Vec::with_capacity(outputs.len());
+        for (position, &node) in order.iter().enumerate() {
             let register = match pool.term(node) {
                 Term::Const(v) => self.constant(v)?,
                 Term::Symbol(s) => {
@@ -334,6 +359,13 @@ impl<'p> Compiler<'p> {
             };
             self.register.insert(node, register);
             self.release_children(node);
+            while root_ends.get(output_ends.len()) == Some(&(position + 1)) {
+                output_ends.push(index(self.code.len())?);
+            }
+        }
+        // Outputs whose nodes all came before (constants, inputs, repeats) need no more code.
+        while output_ends.len() < outputs.len() {
+            output_ends.push(index(self.code.len())?);
         }
         let temporaries = self.temporaries;
         let constants = u32::try_from(self.constants.len()).map_err(|_| TapeError::TooLarge)?;
@@ -356,13 +388,16 @@ impl<'p> Compiler<'p> {
             inputs_needed: self.inputs.iter().map(|&(s, _)| s + 1).max().unwrap_or(0),
             inputs: self.inputs.iter().map(|&(s, r)| (s, place(r))).collect(),
             outputs: outputs.iter().map(|n| place(self.register[n])).collect(),
+            output_ends,
             registers,
         })
     }
 
-    /// The nodes reachable from `outputs`, children before parents.
-    fn order(&self, outputs: &[Node]) -> Vec<Node> {
+    /// The nodes reachable from `outputs`, children before parents, output by output; and
+    /// for each output, how many of them come up to its own.
+    fn order(&self, outputs: &[Node]) -> (Vec<Node>, Vec<usize>) {
         let mut order = Vec::new();
+        let mut ends = Vec::with_capacity(outputs.len());
         let mut seen: FastMap<Node, ()> = FastMap::default();
         let mut stack: Vec<(Node, bool)> = Vec::new();
         for &root in outputs {
@@ -379,8 +414,9 @@ impl<'p> Compiler<'p> {
                     });
                 }
             }
+            ends.push(order.len());
         }
-        order
+        (order, ends)
     }
 
     /// `d = c₀·t₀ + c₁·t₁ + … + constant`, accumulated left to right like the DAG evaluator.
@@ -553,6 +589,20 @@ mod tests {
                 w.to_bits(),
                 "{} = {w}, tape gave {g}",
                 p.display(*n)
+            );
+        }
+        // Every leading part of the outputs alone, from a fresh workspace.
+        for count in 0..outputs.len() {
+            let mut leading = vec![0.0; count];
+            let mut fresh = tape.workspace();
+            tape.eval_leading(inputs, &mut leading, &mut fresh).unwrap();
+            let same = leading
+                .iter()
+                .zip(&want)
+                .all(|(g, w)| g.to_bits() == w.to_bits());
+            assert!(
+                same,
+                "the first {count} outputs alone: {leading:?} vs {want:?}"
             );
         }
     }

@@ -387,12 +387,23 @@ fn may_collide(
 pub(super) type Ends = Option<(Kinematics, Kinematics)>;
 
 /// A box holding body's shape over an interval: its bounding sphere about the centre of mass
-/// at both ends, grown by how far the interpolated path can bow out between them under a
-/// steady change of velocity (`|Δv| h / 8`).
+/// at both ends, grown by how far the interpolated path can bow out between them. The tracks
+/// interpolate by cubics through the end positions with the end velocities as slopes, which
+/// stray from the chord `c` by at most `h/4 · max(|v0 − c|, |v1 − c|)` (see
+/// `sim::track::Cubic`); under a steady change of velocity that is `|Δv| h / 8`.
 fn swept_box(reach: f64, s0: &Kinematics, s1: &Kinematics, duration: f64) -> Aabb {
     let sphere =
         |p: &Vector3<f64>| Aabb::new(p - Vector3::repeat(reach), p + Vector3::repeat(reach));
-    let bow = (s1.velocity - s0.velocity).norm() * duration / 8.0;
+    let chord = if duration > 0.0 {
+        (s1.position - s0.position) / duration
+    } else {
+        Vector3::zeros()
+    };
+    let bow = (s0.velocity - chord)
+        .norm()
+        .max((s1.velocity - chord).norm())
+        * duration
+        / 4.0;
     sphere(&s0.position)
         .union(&sphere(&s1.position))
         .expanded(bow + 1e-9 * reach)

@@ -1,6 +1,6 @@
 //! Step-size control: tolerances, step bounds, and how the next step is chosen.
 
-/// An error bound per variable: `absolute + relative * |x|`.
+/// An error bound per variable and unit of time: `absolute + relative * |x|`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerance {
     pub absolute: f64,
@@ -12,7 +12,7 @@ impl Tolerance {
         Tolerance { absolute, relative }
     }
 
-    /// The allowed error for a variable of magnitude `magnitude`.
+    /// The allowed error per unit of time for a variable of magnitude `magnitude`.
     pub fn weight(&self, magnitude: f64) -> f64 {
         self.absolute + self.relative * magnitude.abs()
     }
@@ -21,13 +21,18 @@ impl Tolerance {
 /// How a component's integrator chooses and checks its steps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepControl {
-    /// Bound on the estimated local truncation error of each step.
+    /// Bound on the error each explicit step makes, per unit of time it covers: a step of
+    /// length `h` may err by `h · tolerance.weight(|x|)` in each variable, at its end and (read
+    /// through the track's interpolation) anywhere between (see [`StepControl::allowed`]).
+    /// Over a span `T` the errors made add up to at most `T · weight`; how much they grow
+    /// afterwards is the motion's own doing (an unstable motion, like a body flipping about its
+    /// intermediate axis, amplifies them). A trapezoidal step, for a stiff component, may err
+    /// by `tolerance.weight(|x|)` (see the module documentation).
     pub tolerance: Tolerance,
-    /// Bound on the error of playing the track back by linear interpolation (4.1.9), or `None`
-    /// to let steps grow as long as the truncation error allows.
-    pub interpolation: Option<Tolerance>,
-    /// The conservative step taken at the start and after every restart (breakpoint, back-up,
-    /// reset), when nothing is known about how the solution behaves (5.2.3).
+    /// The conservative step taken at the start and after every restart from scratch
+    /// (start, breakpoint, reset), when nothing is known about how the solution behaves
+    /// (5.2.3). Also the shortest span a step's error is measured against: a shorter step may
+    /// err as much as one this long (see [`StepControl::allowed`]).
     pub initial_step: f64,
     /// Steps never shrink below this; needing to is an error.
     pub min_step: f64,
@@ -36,8 +41,8 @@ pub struct StepControl {
     /// Newton–Raphson gives up (and the step is retried at half size) after this many
     /// iterations.
     pub max_newton_iterations: u32,
-    /// Newton has converged when every residual is within this fraction of its tolerance
-    /// weight; well below 1 so that solver error stays small next to truncation error.
+    /// Newton has converged when every residual is within this fraction of what the step may
+    /// err; well below 1 so that solver error stays small next to truncation error.
     pub newton_tolerance: f64,
     /// A step that converged in at most this many iterations may be followed by a larger one.
     pub few_iterations: u32,
@@ -49,7 +54,6 @@ impl Default for StepControl {
     fn default() -> StepControl {
         StepControl {
             tolerance: Tolerance::new(1e-6, 1e-6),
-            interpolation: Some(Tolerance::new(1e-3, 1e-3)),
             initial_step: 1e-4,
             min_step: 1e-12,
             max_step: f64::INFINITY,
@@ -61,25 +65,40 @@ impl Default for StepControl {
     }
 }
 
-/// Growth is limited to the dissertation's factor of 2 per step.
-const MAX_GROWTH: f64 = 2.0;
 /// One rejection shrinks the step by at most this factor.
 const MAX_SHRINK: f64 = 0.2;
 /// Aim a little below the tolerance so the next step is not rejected at once.
 const SAFETY: f64 = 0.9;
 
+/// One of a step's error estimates relative to its bound (1.0 at the bound), and the power of
+/// the step length it grows with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Estimate {
+    pub ratio: f64,
+    pub power: f64,
+}
+
 impl StepControl {
-    /// The factor to scale the step by, given the step's errors relative to their tolerances
-    /// (`truncation` of order h³, `interpolation` of order h², each 1.0 at the bound) and the
-    /// Newton iterations it took. Used both after rejection (errors above 1, factor below 1)
-    /// and after acceptance.
-    pub(crate) fn step_factor(&self, truncation: f64, interpolation: f64, iterations: u32) -> f64 {
-        let mut factor = MAX_GROWTH;
-        if truncation > 0.0 {
-            factor = factor.min(SAFETY / truncation.cbrt());
-        }
-        if interpolation > 0.0 {
-            factor = factor.min(SAFETY / interpolation.sqrt());
+    /// The error a step of length `h` may make in a variable of magnitude `magnitude`: the
+    /// tolerance per unit of time over `h`, or over the initial step if `h` is shorter. Where
+    /// the equations jump within a step (a force switched off by a condition at a time nobody
+    /// declared), its error is about `h` times the jump and so per unit of time it never falls
+    /// below the jump whatever the step: without the floor no step could cross. With it, each
+    /// step shorter than the initial one adds at most the tolerance times the initial step to
+    /// the sum over the span.
+    pub(crate) fn allowed(&self, h: f64, magnitude: f64) -> f64 {
+        h.max(self.initial_step) * self.tolerance.weight(magnitude)
+    }
+
+    /// The factor to scale the step by, given the step's error `estimates` and the Newton
+    /// iterations it took (none for an explicit method), growing by at most `growth`. Used both
+    /// after rejection (errors above 1, factor below 1) and after acceptance.
+    pub(crate) fn step_factor(&self, estimates: &[Estimate], iterations: u32, growth: f64) -> f64 {
+        let mut factor = growth;
+        for e in estimates {
+            if e.ratio > 0.0 {
+                factor = factor.min(SAFETY * e.ratio.powf(-1.0 / e.power));
+            }
         }
         factor = factor.max(MAX_SHRINK);
         if iterations >= self.many_iterations {
@@ -99,19 +118,12 @@ impl StepControl {
                 Err(format!("{name} must be positive, got {v}"))
             }
         };
-        let tolerance = |name: &str, t: &Tolerance| {
-            if t.absolute >= 0.0 && t.relative >= 0.0 && t.absolute + t.relative > 0.0 {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name} needs non-negative parts, not both zero, got absolute {} relative {}",
-                    t.absolute, t.relative
-                ))
-            }
-        };
-        tolerance("tolerance", &self.tolerance)?;
-        if let Some(t) = &self.interpolation {
-            tolerance("interpolation tolerance", t)?;
+        let t = &self.tolerance;
+        if !(t.absolute >= 0.0 && t.relative >= 0.0 && t.absolute + t.relative > 0.0) {
+            return Err(format!(
+                "tolerance needs non-negative parts, not both zero, got absolute {} relative {}",
+                t.absolute, t.relative
+            ));
         }
         positive("initial step", self.initial_step)?;
         positive("minimum step", self.min_step)?;
@@ -134,15 +146,22 @@ impl StepControl {
 mod tests {
     use super::*;
 
+    fn estimate(ratio: f64, power: f64) -> Estimate {
+        Estimate { ratio, power }
+    }
+
     #[test]
     fn factor_follows_errors_and_iterations() {
         let c = StepControl::default();
-        assert_eq!(c.step_factor(0.0, 0.0, 1), 2.0);
-        assert!((c.step_factor(8.0, 0.0, 1) - 0.45).abs() < 1e-12);
-        assert!((c.step_factor(0.0, 4.0, 1) - 0.45).abs() < 1e-12);
-        assert_eq!(c.step_factor(1e9, 0.0, 1), 0.2);
-        assert_eq!(c.step_factor(0.0, 0.0, 3), 1.0);
-        assert_eq!(c.step_factor(0.0, 0.0, 7), 0.5);
+        assert_eq!(c.step_factor(&[], 1, 2.0), 2.0);
+        assert_eq!(c.step_factor(&[estimate(0.0, 2.0)], 1, 5.0), 5.0);
+        let f = c.step_factor(&[estimate(8.0, 3.0)], 1, 2.0);
+        assert!((f - 0.45).abs() < 1e-12);
+        let f = c.step_factor(&[estimate(1e-3, 4.0), estimate(4.0, 2.0)], 0, 5.0);
+        assert!((f - 0.45).abs() < 1e-12);
+        assert_eq!(c.step_factor(&[estimate(1e9, 2.0)], 1, 2.0), 0.2);
+        assert_eq!(c.step_factor(&[], 3, 2.0), 1.0);
+        assert_eq!(c.step_factor(&[], 7, 2.0), 0.5);
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub(crate) struct Assembled {
     pub symbols: SymbolTable,
     pub springs: Vec<Spring>,
     pub works: Vec<WorkElement>,
+    /// First integrals of groups of equations: the variables and the quantity their equations
+    /// keep while everything else they read stays constant (see
+    /// [`ComponentEquations::first_integral`](crate::sim::ComponentEquations::first_integral)).
+    pub first_integrals: Vec<(Vec<VarId>, Node)>,
 }
 
 /// The scene's bodies and trajectories by name, each name checked to be used once.
@@ -226,12 +230,25 @@ impl<'s> Assembly<'s> {
 
     /// The pool, the bodies and the symbol numbering, once the equations are written.
     pub fn finish(self) -> Assembled {
+        // A freely turning body's kinetic energy, for the equations of its orientation.
+        let first_integrals = self
+            .world
+            .bodies
+            .iter()
+            .zip(&self.world.kinematics)
+            .filter_map(|(body, k)| {
+                let mut vars = body.vars?.rotation().to_vec();
+                vars.sort_unstable();
+                Some((vars, k.as_ref()?.spin_energy?))
+            })
+            .collect();
         Assembled {
             pool: self.pool,
             bodies: self.world.bodies,
             symbols: self.world.symbols,
             springs: self.springs,
             works: self.works,
+            first_integrals,
         }
     }
 

@@ -39,6 +39,10 @@ pub(crate) mod slot {
     ];
 }
 
+/// Newton steps [`BodyModel::keep_spin_energy`] takes at most (the first lands within
+/// rounding of the level in practice: the miss is of the order of the tolerance).
+const SPIN_LEVEL_ITERATIONS: usize = 3;
+
 /// The thirteen variables of a moving body: ids `first .. first + 13`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyVars {
@@ -88,6 +92,11 @@ pub struct BodyModel {
     pub vars: Option<BodyVars>,
     /// The state at the start time.
     pub initial: InitialState,
+    /// Whether the body's orientation turns by its `L` alone with an anisotropic inertia (no
+    /// steering): its turning energy is then a first integral of those equations, which the
+    /// integrator holds at every point over which `L` stays put, and reading between such
+    /// points holds too ([`BodyModel::keep_spin_energy`]).
+    pub(crate) free_spin: bool,
 }
 
 /// A body's state at the start, as the scene gives it.
@@ -199,6 +208,7 @@ impl BodyModel {
             center: props.center,
             vars: None,
             initial,
+            free_spin: false,
         })
     }
 
@@ -220,6 +230,45 @@ impl BodyModel {
     ) -> Vector3<f64> {
         let r = rotation.to_rotation_matrix().into_inner();
         r * (self.inverse_inertia * (r.transpose() * momentum))
+    }
+
+    /// Turns the orientation among values `v` of the body's variables (block order) by the
+    /// least rotation that gives it the turning energy `½ Lᵀ R I⁻¹ Rᵀ L` that orientation
+    /// `start` has at the same `L`: a read between two computed points of a
+    /// [free spin](BodyModel::free_spin), whose energy is the same at both. The track's cubic
+    /// errs between the points by up to the tolerance, and its error across the energy's level
+    /// would show as energy gained or lost (1.5e-5 of the tee's at the default tolerance);
+    /// the exact motion stays on the level, as it stays on unit quaternions. Newton steps on
+    /// a rotation `δ` in body axes, along which the energy changes by `δ · (ω_b × b)`, with
+    /// `b = Rᵀ L` and `ω_b = I⁻¹ b`.
+    pub(crate) fn keep_spin_energy(&self, v: &mut [f64; BODY_VARIABLES], start: [f64; 4]) {
+        let q = slot::ROTATION;
+        let momentum = Vector3::new(
+            v[slot::MOMENTUM],
+            v[slot::MOMENTUM + 1],
+            v[slot::MOMENTUM + 2],
+        );
+        let energy = |rotation: &UnitQuaternion<f64>| {
+            let b = rotation.inverse_transform_vector(&momentum);
+            let w = self.inverse_inertia * b;
+            (0.5 * b.dot(&w), w.cross(&b))
+        };
+        let unit = |w: f64, x: f64, y: f64, z: f64| {
+            UnitQuaternion::new_normalize(Quaternion::new(w, x, y, z))
+        };
+        let (level, _) = energy(&unit(start[0], start[1], start[2], start[3]));
+        let mut rotation = unit(v[q], v[q + 1], v[q + 2], v[q + 3]);
+        for _ in 0..SPIN_LEVEL_ITERATIONS {
+            let (value, gradient) = energy(&rotation);
+            let norm = gradient.norm_squared();
+            let miss = level - value;
+            if miss.abs() <= 4.0 * f64::EPSILON * level || !norm.is_finite() || norm <= 0.0 {
+                break;
+            }
+            rotation *= UnitQuaternion::from_scaled_axis(gradient * (miss / norm));
+        }
+        let turned = rotation.into_inner();
+        v[q..q + 4].copy_from_slice(&[turned.w, turned.i, turned.j, turned.k]);
     }
 
     /// The initial values of the body's thirteen variables, in block order.

@@ -14,7 +14,7 @@ use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use super::work::Evaluation;
 use crate::sim::{
-    ComponentEquations, ComponentSpec, EquationFactory, JacobianPattern, JacobianSink,
+    ComponentEquations, ComponentSpec, EquationFactory, JacobianPattern, JacobianSink, VarId,
 };
 use crate::sym::{Node, Pool, Symbol, Tape, Workspace};
 
@@ -32,6 +32,8 @@ pub(crate) struct TapeFactory {
     pub pool: Pool,
     /// Per state variable, its right-hand side in `pool`.
     pub rhs: Vec<Node>,
+    /// First integrals: the variables (sorted) whose equations keep each, and the quantity.
+    pub first_integrals: Vec<(Vec<VarId>, Node)>,
     pub symbols: SymbolTable,
     pub curves: Curves,
     pub inputs: InteractionInputs,
@@ -41,6 +43,7 @@ impl TapeFactory {
     pub fn new(
         pool: Pool,
         rhs: Vec<Node>,
+        first_integrals: Vec<(Vec<VarId>, Node)>,
         symbols: SymbolTable,
         curves: Curves,
         inputs: InteractionInputs,
@@ -48,10 +51,37 @@ impl TapeFactory {
         TapeFactory {
             pool,
             rhs,
+            first_integrals,
             symbols,
             curves,
             inputs,
         }
+    }
+
+    /// The first integral of exactly the variables `own`, if there is one, compiled with its
+    /// gradient (its value, then one derivative per own variable) over the tape slots of the
+    /// component's equations.
+    fn first_integral(
+        &self,
+        pool: &mut Pool,
+        own: &[VarId],
+        slot_of: impl Fn(Symbol) -> Option<usize>,
+    ) -> Result<Option<Tape>, String> {
+        let mut sorted = own.to_vec();
+        sorted.sort_unstable();
+        let Some(&(_, node)) = self.first_integrals.iter().find(|(v, _)| *v == sorted) else {
+            return Ok(None);
+        };
+        let value = pool.import(&self.pool, &[node])[0];
+        let own_symbols: Vec<Symbol> = own.iter().map(|&v| state(v)).collect();
+        let mut outputs = vec![Pool::ZERO; 1 + own.len()];
+        outputs[0] = value;
+        for entry in pool.jacobian(&[value], &own_symbols) {
+            outputs[1 + entry.column] = entry.value;
+        }
+        Tape::compile(pool, &outputs, slot_of)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -124,6 +154,13 @@ impl EquationFactory for TapeFactory {
                 .map(|i| slots[i].1),
         };
         let tape = Tape::compile(&pool, &outputs, slot_of).map_err(|e| e.to_string())?;
+        let integral = self
+            .first_integral(&mut pool, spec.own, slot_of)?
+            .map(|tape| FirstIntegral {
+                workspace: tape.workspace(),
+                values: vec![0.0; tape.outputs()],
+                tape,
+            });
 
         let dense = n <= DENSE_LIMIT;
         let positions = jacobian
@@ -153,8 +190,17 @@ impl EquationFactory for TapeFactory {
             curves: self.curves.clone(),
             external: external.into_iter().map(|(_, k)| k).collect(),
             inputs: self.inputs.clone(),
+            integral,
         }))
     }
+}
+
+/// A component's first integral compiled with its gradient.
+struct FirstIntegral {
+    tape: Tape,
+    workspace: Workspace,
+    /// The value, then the gradient.
+    values: Vec<f64>,
 }
 
 /// One component's compiled equations.
@@ -174,6 +220,7 @@ struct CompiledComponent {
     /// The external inputs read, by index into `inputs`.
     external: Vec<usize>,
     inputs: InteractionInputs,
+    integral: Option<FirstIntegral>,
 }
 
 impl ComponentEquations for CompiledComponent {
@@ -206,9 +253,15 @@ impl ComponentEquations for CompiledComponent {
         {
             *argument = self.inputs.get(k);
         }
+        // Without the Jacobian only the derivatives are computed: the tape holds them first.
+        let wanted = if jacobian.is_wanted() {
+            &mut self.values[..]
+        } else {
+            &mut self.values[..n]
+        };
         if self
             .tape
-            .eval(&self.arguments, &mut self.values, &mut self.workspace)
+            .eval_leading(&self.arguments, wanted, &mut self.workspace)
             .is_err()
         {
             // The sizes are fixed when the tape is built, so this cannot happen; if it did,
@@ -222,5 +275,27 @@ impl ComponentEquations for CompiledComponent {
                 storage[p] = v;
             }
         }
+    }
+
+    fn first_integral(
+        &mut self,
+        t: f64,
+        own: &[f64],
+        inputs: &[f64],
+        gradient: &mut [f64],
+    ) -> Option<f64> {
+        let integral = self.integral.as_mut()?;
+        let n = self.own;
+        self.arguments[0] = t;
+        self.arguments[1..1 + n].copy_from_slice(own);
+        self.arguments[1 + n..1 + n + inputs.len()].copy_from_slice(inputs);
+        let arguments = &self.arguments;
+        let values = &mut integral.values;
+        integral
+            .tape
+            .eval(arguments, values, &mut integral.workspace)
+            .ok()?;
+        gradient.copy_from_slice(&values[1..]);
+        Some(values[0])
     }
 }

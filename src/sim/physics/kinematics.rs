@@ -35,6 +35,10 @@ pub(crate) struct Kinematics {
     pub steering: Vec<Steering>,
     /// `q' = ½ ω ⊗ q`; `None` for a fixed body.
     pub rotation_rate: Option<Quat>,
+    /// The kinetic energy of turning, `½ (Rᵀ L) · I⁻¹ Rᵀ L`, when it depends on the
+    /// orientation and the equation of `q` alone keeps it for a constant `L`: a first integral
+    /// of the orientation's equations (no steering, inertia not a multiple of the identity).
+    pub spin_energy: Option<Node>,
     /// The rotation vector, built on first use.
     rotation_vector: Option<Vec3>,
     fixed_rotation_vector: Vector3<f64>,
@@ -64,8 +68,8 @@ impl Kinematics {
         let matrix = rotation_matrix(pool, rotation);
         // ω = R I⁻¹ Rᵀ L. Turning by it, q' = ½ ω ⊗ q equals ½ q ⊗ (I⁻¹ Rᵀ L) (the spin in
         // body axes; exact even for a quaternion off unit length), which skips one rotation.
-        let (free, free_rate) = match body.isotropic_inertia() {
-            Some(moment) => (momentum.scale_by(pool, 1.0 / moment), None),
+        let (free, free_rate, spin_energy) = match body.isotropic_inertia() {
+            Some(moment) => (momentum.scale_by(pool, 1.0 / moment), None, None),
             None => {
                 let inverse = body.inverse_inertia;
                 let inverse =
@@ -74,9 +78,11 @@ impl Kinematics {
                 let body_omega = inverse.mul_vec(pool, body_momentum);
                 let spin = rotation.mul(pool, Quat::pure(body_omega));
                 let [w, x, y, z] = spin.to_array().map(|c| pool.scale(c, 0.5));
+                let twice = body_momentum.dot(pool, body_omega);
                 (
                     matrix.mul_vec(pool, body_omega),
                     Some(Quat::new(w, x, y, z)),
+                    Some(pool.scale(twice, 0.5)),
                 )
             }
         };
@@ -89,6 +95,7 @@ impl Kinematics {
             Some(rate) if steering.is_empty() => rate,
             _ => rotation.derivative(pool, omega),
         };
+        let spin_energy = spin_energy.filter(|_| steering.is_empty());
         Kinematics {
             position,
             rotation: Some(rotation),
@@ -98,6 +105,7 @@ impl Kinematics {
             omega,
             steering,
             rotation_rate: Some(rotation_rate),
+            spin_energy,
             rotation_vector: None,
             fixed_rotation_vector: Vector3::zeros(),
         }
@@ -115,6 +123,7 @@ impl Kinematics {
             omega: Vec3::zero(),
             steering: Vec::new(),
             rotation_rate: None,
+            spin_energy: None,
             rotation_vector: None,
             fixed_rotation_vector: body.initial.rotation.scaled_axis(),
         }

@@ -65,6 +65,7 @@ mod links;
 mod model;
 mod motion;
 mod rotation;
+mod switches;
 mod symbols;
 #[cfg(test)]
 mod tests;

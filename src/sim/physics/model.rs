@@ -8,7 +8,8 @@ use super::interaction::{InteractionInputs, Pullable};
 use super::layout::{block, slot_of, variable_name, Layout};
 use super::links::Spring;
 use super::motion::SceneMotion;
-use super::symbols::{Meaning, SymbolTable};
+use super::switches::Switches;
+use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
 use super::work::{FreeLoads, Reuse, Work, WorkElement};
 use crate::geom::MassProperties;
@@ -118,11 +119,19 @@ impl Model {
         let equations = assemble(&mut assembly, scene, &inputs, &all, &|_| true)?;
         let Assembled {
             pool,
-            bodies,
+            mut bodies,
             symbols,
             springs,
             works,
+            first_integrals,
         } = assembly.finish();
+        for body in &mut bodies {
+            if let Some(vars) = body.vars {
+                body.free_spin = first_integrals
+                    .iter()
+                    .any(|(own, _)| own[..] == vars.rotation()[..]);
+            }
+        }
 
         let simulator = scene.simulator.clone();
         let mut system = System::new(simulator.start, simulator.finish);
@@ -144,12 +153,8 @@ impl Model {
         }
         let curves = Curves::new(&scene.trajectories);
         let mut state_only = vec![true; rhs.len()];
+        let mut reading = Reading::new(&pool, &symbols, &curves, &simulator);
         for (i, &node) in rhs.iter().enumerate() {
-            let reading = Reading {
-                pool: &pool,
-                symbols: &symbols,
-                curves: &curves,
-            };
             state_only[i] = reading.declare(&mut system, VarId(i as u32), node);
         }
         let index: HashMap<String, usize> = bodies
@@ -172,7 +177,7 @@ impl Model {
             constraints,
             springs,
             system,
-            factory: TapeFactory::new(pool, rhs, symbols, curves, inputs),
+            factory: TapeFactory::new(pool, rhs, first_integrals, symbols, curves, inputs),
             pullable: pullable.cloned(),
             simulator,
             state_only,
@@ -427,16 +432,33 @@ pub(super) fn assemble(
 
 /// What declaring a variable's equation in the system needs to read its node.
 pub(super) struct Reading<'a> {
-    pub pool: &'a Pool,
-    pub symbols: &'a SymbolTable,
-    pub curves: &'a Curves,
+    pool: &'a Pool,
+    symbols: &'a SymbolTable,
+    curves: &'a Curves,
+    /// The times at which equations switch on time alone, over the simulated span.
+    switches: Switches<'a>,
 }
 
-impl Reading<'_> {
+impl<'a> Reading<'a> {
+    pub fn new(
+        pool: &'a Pool,
+        symbols: &'a SymbolTable,
+        curves: &'a Curves,
+        simulator: &Simulator,
+    ) -> Reading<'a> {
+        Reading {
+            pool,
+            symbols,
+            curves,
+            switches: Switches::new(pool, TIME, simulator.start, simulator.finish),
+        }
+    }
+
     /// Declares in `system` what the equation `node` of variable `var` reads (the reference
-    /// graph's arcs) and where the trajectories it reads break; returns whether it reads
-    /// nothing but state variables and inputs.
-    pub fn declare(&self, system: &mut System, var: VarId, node: Node) -> bool {
+    /// graph's arcs) and where it breaks: the times its switches on time flip and where the
+    /// trajectories it reads break. Returns whether it reads nothing but state variables and
+    /// inputs.
+    pub fn declare(&mut self, system: &mut System, var: VarId, node: Node) -> bool {
         let mut reads = Vec::new();
         let mut trajectories = Vec::new();
         let mut state_only = true;
@@ -460,11 +482,11 @@ impl Reading<'_> {
         system.set_reads(var, &reads);
         trajectories.sort_unstable();
         trajectories.dedup();
+        let mut breakpoints = self.switches.times(node);
         for t in trajectories {
-            for time in self.curves.breakpoints(t) {
-                system.add_breakpoint(var, time);
-            }
+            breakpoints.extend(self.curves.breakpoints(t));
         }
+        system.add_breakpoints(var, &breakpoints);
         state_only
     }
 }

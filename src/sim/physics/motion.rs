@@ -1,18 +1,19 @@
 //! The computed motion of a scene's bodies, for the renderer, the editor and export.
 //!
 //! Readable from any thread while the simulation still runs (the tracks grow behind it): a
-//! viewer plays back what is computed and asks how far that is. Positions, velocities and
-//! momenta are interpolated linearly between computed points, as the integrator's error control
-//! assumes (4.1.9); the quaternion is interpolated component-wise and normalised, which is a
-//! normalised linear interpolation of rotations. Angular velocity is `R I⁻¹ Rᵀ L` at the
+//! viewer plays back what is computed and asks how far that is. Every variable is read
+//! between computed points through its track's cubic Hermite polynomial (`sim::track`), which
+//! the integrator's error control holds to the tolerance; the quaternion so read is
+//! normalised, and for a body spinning freely turned onto the turning energy the solver's
+//! points keep (`BodyModel::keep_spin_energy`). Angular velocity is `R I⁻¹ Rᵀ L` at the
 //! interpolated state.
 
-use super::body::{BodyModel, BodyVars, BODY_VARIABLES};
+use super::body::{slot, BodyModel, BodyVars, BODY_VARIABLES};
 /// A body's state at one time: the scene's own state type, so that computed motion and initial
 /// states reach the views, handles and exports as one type.
 pub use crate::scene::state::BodyState;
 use crate::sim::motion::Tracks;
-use crate::sim::track::{Cursor, Side};
+use crate::sim::track::{Cursor, Segment, Side};
 use crate::sim::{ComponentId, Motion};
 use nalgebra::Vector3;
 use std::sync::Arc;
@@ -167,7 +168,7 @@ impl BodySampler {
                 v[slot as usize] = track.value(local as usize, t, Side::After, cursor)?;
             }
         }
-        Some(model.state_of(&v).0)
+        Some(state_at(&self.tracks, model, t, Side::After, v))
     }
 
     /// Follows the simulation's current tracks again.
@@ -255,5 +256,45 @@ fn state_from(
     for (k, (value, cursor)) in v.iter_mut().zip(cursors.iter_mut()).enumerate() {
         *value = tracks.value(vars.at(k), t, side, cursor)?;
     }
-    Some(body.state_of(&v).0)
+    Some(state_at(tracks, body, t, side, v))
+}
+
+/// The state that values `v` of a moving body's variables, read at `t`, stand for; for a
+/// [free spin](BodyModel::free_spin) read between two points of its rotation's track, with
+/// `L` as at the first of them, with the orientation turned onto the turning energy of that
+/// point ([`BodyModel::keep_spin_energy`]).
+fn state_at(
+    tracks: &Tracks,
+    body: &BodyModel,
+    t: f64,
+    side: Side,
+    mut v: [f64; BODY_VARIABLES],
+) -> BodyState {
+    if let Some(start) = body.vars.filter(|_| body.free_spin).and_then(|vars| {
+        let (start, from) = {
+            let (c, _) = tracks.location(vars.at(slot::ROTATION))?;
+            let track = tracks.read(c);
+            let Segment::Between(k, _) = track.locate(t, side, &mut Cursor::default())? else {
+                return None;
+            };
+            let point = track.point(k);
+            let mut start = [0.0; 4];
+            for (i, value) in start.iter_mut().enumerate() {
+                *value = point[tracks.location(vars.at(slot::ROTATION + i))?.1];
+            }
+            (start, track.times()[k])
+        };
+        // The energy is kept only while nothing changed `L` since that point.
+        for i in 0..3 {
+            let at = slot::MOMENTUM + i;
+            let then = tracks.value(vars.at(at), from, Side::After, &mut Cursor::default())?;
+            if then.to_bits() != v[at].to_bits() {
+                return None;
+            }
+        }
+        Some(start)
+    }) {
+        body.keep_spin_energy(&mut v, start);
+    }
+    body.state_of(&v).0
 }

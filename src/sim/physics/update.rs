@@ -271,6 +271,7 @@ impl Model {
             symbols,
             springs,
             works,
+            first_integrals,
         } = assembly.finish();
         self.factory.pool = pool;
         self.factory.symbols = symbols;
@@ -331,11 +332,12 @@ impl Model {
             }
             update.changes.equations.extend(vars.all());
         }
-        let reading = Reading {
-            pool: &self.factory.pool,
-            symbols: &self.factory.symbols,
-            curves: &curves,
-        };
+        let mut reading = Reading::new(
+            &self.factory.pool,
+            &self.factory.symbols,
+            &curves,
+            &self.simulator,
+        );
         for (var, node) in equations {
             rhs[var.index()] = node;
             self.state_only[var.index()] = reading.declare(system, var, node);
@@ -358,6 +360,15 @@ impl Model {
         }
         update.changes.equations.sort_unstable();
         update.changes.equations.dedup();
+        // First integrals: those of equations assembled again (or cleared) are new.
+        let changed = &update.changes.equations;
+        let integrals = &mut self.factory.first_integrals;
+        integrals.retain(|(vars, _)| vars.iter().all(|v| changed.binary_search(v).is_err()));
+        for (vars, node) in first_integrals {
+            if vars.iter().all(|v| changed.binary_search(v).is_ok()) {
+                integrals.push((vars, node));
+            }
+        }
         update.bodies.extend(selected.iter().copied());
 
         let mut constraints: Vec<Vec<_>> = scene

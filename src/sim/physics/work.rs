@@ -17,6 +17,7 @@ use super::interaction::InteractionInputs;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::lang::span::Span;
+use crate::sim::integrate::just_below;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
 use crate::sym::{Node, Pool, Symbol, Tape, Vec3, Workspace};
@@ -284,10 +285,13 @@ impl Loads {
             if !read {
                 break;
             }
-            self.evaluate(time, &states, eval.curves, eval.inputs);
             if let Some((t0, loads0, states0)) = &previous {
                 let dt = time - t0;
                 if dt > 0.0 {
+                    // The loads at the interval's end as its step saw them: a step that lands
+                    // on a switch of time evaluates its end just below it (`sim::integrate`),
+                    // where a force switched off there still acts.
+                    self.evaluate(just_below(time), &states, eval.curves, eval.inputs);
                     for k in 0..parts {
                         let body = &eval.bodies[element.parts[k].body];
                         let (force0, torque0) = load(loads0, k);
@@ -300,6 +304,7 @@ impl Loads {
                     }
                 }
             }
+            self.evaluate(time, &states, eval.curves, eval.inputs);
             previous = Some((time, self.outputs.clone(), states.clone()));
         }
         total

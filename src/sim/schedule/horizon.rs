@@ -48,7 +48,7 @@ mod tests {
     fn decay(end: f64) -> Simulation {
         let mut system = System::new(0.0, end);
         let x = system.add_variable("x", 1.0);
-        system.add_breakpoint(x, 0.25);
+        system.add_breakpoints(x, &[0.25]);
         let mut equations = ClosureEquations::new();
         equations.define(
             &mut system,

@@ -229,7 +229,7 @@ impl Simulation {
             let restart = accepted.to == limit && component.is_breakpoint(limit);
             let integrator = &mut component.integrator;
             let mut track = tracks.write(c);
-            track.push(accepted.to, integrator.values());
+            integrator.append_step(&mut track);
             if restart {
                 integrator.restart_here(control);
                 if integrator.enter_prescriptions() {

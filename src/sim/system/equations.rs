@@ -43,6 +43,23 @@ pub trait ComponentEquations: Send {
         f: &mut [f64],
         jacobian: &mut JacobianSink<'_>,
     );
+
+    /// A *first integral* of the equations, if they have one: a function `I(own)` that the
+    /// exact motion keeps constant as long as the inputs stay what they are (the kinetic
+    /// energy of a body turning freely, for the equations of its orientation). Returns its
+    /// value at `own` with `inputs`, and writes its gradient with respect to `own` into
+    /// `gradient`. The integrator then holds it at its value over every step on which the
+    /// inputs do not change, so that it does not drift with the integration error.
+    fn first_integral(
+        &mut self,
+        t: f64,
+        own: &[f64],
+        inputs: &[f64],
+        gradient: &mut [f64],
+    ) -> Option<f64> {
+        let _ = (t, own, inputs, gradient);
+        None
+    }
 }
 
 /// The declared structure of a component's Jacobian `∂f/∂own`.

@@ -182,11 +182,11 @@ impl System {
         list.sort_by(|a, b| a.start().total_cmp(&b.start()));
     }
 
-    /// Requires the component holding `id` to land on time `t` exactly and restart there, as
-    /// where a force changes discontinuously.
-    pub fn add_breakpoint(&mut self, id: VarId, t: f64) {
+    /// Requires the component holding `id` to land on each of `times` exactly and restart
+    /// there, as where a force changes discontinuously.
+    pub fn add_breakpoints(&mut self, id: VarId, times: &[f64]) {
         let list = &mut self.variables[id.index()].breakpoints;
-        list.push(t);
+        list.extend_from_slice(times);
         list.sort_by(f64::total_cmp);
         list.dedup();
     }
