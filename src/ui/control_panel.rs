@@ -5,6 +5,7 @@
 use super::create::{Creation, ForceCreation, LinkCreation, Prompt, TorqueCreation};
 use super::editor::{Editor, EditorEvent};
 use super::{export, files, EditorKind};
+use crate::scene::SceneError;
 use crate::session::{Event, SimStatus};
 use gtk::prelude::*;
 use gtk::{gio, glib};
@@ -77,6 +78,9 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     };
     refresh_shapes(editor);
     show_status(editor, &progress, &status);
+    if let Some(error) = editor.session.error() {
+        status.set_text(&error_status(&error));
+    }
     {
         let progress = progress.clone();
         let status = status.clone();
@@ -91,10 +95,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
                         status.set_text("");
                     }
                 }
-                Event::SceneError(error) => status.set_text(&format!(
-                    "{TEXT_ERROR} at line {}, column {}: {}",
-                    error.at.line, error.at.column, error.message
-                )),
+                Event::SceneError(error) => status.set_text(&error_status(error)),
                 _ => {}
             }
             if matches!(
@@ -134,6 +135,14 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     }
     window.present();
     window
+}
+
+/// The status line for a text that does not evaluate.
+fn error_status(error: &SceneError) -> String {
+    format!(
+        "{TEXT_ERROR} at line {}, column {}: {}",
+        error.at.line, error.at.column, error.message
+    )
 }
 
 /// Shows the simulation's state in the progress bar and the status line: a finished motion

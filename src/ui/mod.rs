@@ -34,6 +34,8 @@ pub mod shape_editor;
 mod trajectory_editor;
 pub mod waker;
 
+pub use files::show_problem;
+
 use crate::session::Session;
 use gtk4 as gtk;
 use std::rc::Rc;
