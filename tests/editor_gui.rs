@@ -868,3 +868,42 @@ fn a_scene_file_that_is_not_utf8_is_refused_with_a_window_saying_where() {
         "{stderr}"
     );
 }
+
+/// The control panel's settings (Alt and the underlined letter reaches each) are written into
+/// the scene's `simulator` command, one undo step each; a value the scene refuses is not.
+#[test]
+fn simulation_settings_typed_in_the_control_panel_are_written_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let control = editor.window(" — Asgard$");
+    let set = |field: &str, value: &str| {
+        editor.xdotool(&["windowfocus", "--sync", &control, "key", field, "ctrl+a"]);
+        editor.xdotool(&["type", "--delay", "20", "--", value]);
+        editor.xdotool(&["key", "Return"]);
+    };
+    let settled = |what: &str, done: &dyn Fn(&Scene) -> bool| {
+        wait_for(what, || {
+            let text = editor.text();
+            evaluate(&text).ok().filter(|s| done(s)).map(|_| text)
+        })
+    };
+    set("alt+n", "3");
+    let text = settled("finish 3", &|s| s.simulator.finish == 3.0);
+    assert_eq!(text, TWO_BALLS.replace("finish 2", "finish 3"));
+    // The finish before the start is refused: the text keeps finish 3, and the next setting
+    // is written beside it.
+    set("alt+n", "-1");
+    set("alt+t", "0.000001");
+    let text = settled("tolerance 1e-6", &|s| s.simulator.tolerance == 1e-6);
+    assert!(
+        text.starts_with("simulator finish 3 step 0.05 tolerance "),
+        "{text}"
+    );
+    set("alt+r", "0.5");
+    settled("live_rate 0.5", &|s| s.simulator.live_rate == 0.5);
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take live_rate out", || {
+        (editor.text() == text).then_some(())
+    });
+}

@@ -1,10 +1,10 @@
 //! The control panel (figure 4.1, upper left): the menus that manage the whole editor — File,
-//! Edit, View, Create and Shapes — the Simulate button, and a status line with the
-//! simulation's progress, errors and prompts.
+//! Edit, View, Create and Shapes — the Simulate button, the simulation settings
+//! (`settings`), and a status line with the simulation's progress, errors and prompts.
 
 use super::create::{Creation, ForceCreation, LinkCreation, Prompt, TorqueCreation};
 use super::editor::{Editor, EditorEvent};
-use super::{export, files, EditorKind};
+use super::{export, files, settings, EditorKind};
 use crate::scene::SceneError;
 use crate::session::{Event, SimStatus};
 use gtk::prelude::*;
@@ -53,6 +53,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     body.set_margin_end(8);
     body.set_margin_bottom(8);
     body.append(&row);
+    body.append(&settings::fields(editor, &window));
     body.append(&status);
     column.append(&gtk::PopoverMenuBar::from_model(Some(&bar)));
     column.append(&body);

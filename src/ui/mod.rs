@@ -30,6 +30,7 @@ pub mod graphical;
 pub mod language;
 pub mod plot;
 pub mod scene_text;
+mod settings;
 pub mod shape_editor;
 mod trajectory_editor;
 pub mod waker;

@@ -420,6 +420,57 @@ fn colour_words(text: &str, shape: &ShapeSet) -> Vec<Option<(Color, String)>> {
     words
 }
 
+/// The text with the `simulator` option `option` (`finish`, `step`, `tolerance`, `live_dt`,
+/// `live_rate`) set to `value`: only that option's value word is rewritten when the command
+/// gives it, else the option is added at the end of the command, else a `simulator` command
+/// is added. The caller checks the value; evaluating the text checks it again.
+pub fn write_simulator(
+    text: &str,
+    scene: &Scene,
+    option: &str,
+    value: f64,
+) -> Result<String, PatchError> {
+    let value = number(value);
+    let Some(origin) = &scene.simulator_origin else {
+        return Ok(insert_command(
+            text,
+            scene,
+            ElementKind::Simulator,
+            &[],
+            &format!("simulator {option} {value}"),
+        ));
+    };
+    if !origin.editable {
+        return refuse(
+            "the simulator settings were given by a command that ran more than once: its \
+             text cannot be rewritten",
+        );
+    }
+    let command = parse_script(text, 0).ok().and_then(|script| {
+        script
+            .commands
+            .into_iter()
+            .find(|c| c.span == origin.command)
+    });
+    let Some(command) = command else {
+        return refuse("the simulator command is not a command of the text's top level");
+    };
+    let words = &command.words;
+    let given = words
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .position(|w| w.literal().as_deref() == Some(option))
+        .and_then(|k| words.get(2 + 2 * k));
+    Ok(match given {
+        Some(word) => replaced(text, word.span, &value),
+        None => {
+            let end = words.last().map_or(command.span.end, |w| w.span.end);
+            replaced(text, Span::new(end, end), &format!(" {option} {value}"))
+        }
+    })
+}
+
 /// A view as the `camera` command states it (4.1.7): where the eye is, its rotation vector,
 /// the centre of rotation and scaling, and the zoom.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -623,6 +674,21 @@ body b shape ball init_pos {3 0 0}
         let s = scene(text);
         let error = delete_control_point(text, &s, point(0, 0)).unwrap_err();
         assert!(error.reason.contains("more than once"), "{}", error.reason);
+    }
+
+    #[test]
+    fn simulator_settings_rewrite_their_value_or_are_added() {
+        let text =
+            "# settings\nsimulator finish {2.5} step 0.02 ;# fine\nshape_set s desc {sphere 1}\n";
+        let s = scene(text);
+        let out = write_simulator(text, &s, "finish", 4.0).unwrap();
+        assert_eq!(out, text.replace("{2.5}", "4"));
+        let out = write_simulator(text, &s, "live_rate", 0.5).unwrap();
+        assert!(out.contains("step 0.02 live_rate 0.5 ;# fine"), "{out}");
+        assert_eq!(scene(&out).simulator.live_rate, 0.5);
+        let bare = "shape_set s desc {sphere 1}\n";
+        let out = write_simulator(bare, &scene(bare), "tolerance", 1e-6).unwrap();
+        assert_eq!(scene(&out).simulator.tolerance, 1e-6);
     }
 
     #[test]
