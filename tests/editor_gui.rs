@@ -413,7 +413,7 @@ fn the_view_menu_turns_the_shadows_off_and_on() {
     // follows.
     let toggle_shadows = || {
         editor.xdotool(&["windowfocus", "--sync", &viewer]);
-        editor.xdotool(&["key", "F10", "Right", "Down", "Return"]);
+        editor.xdotool(&["key", "--delay", "300", "F10", "Right", "Down", "Return"]);
     };
     toggle_shadows();
     let plain = wait_for("the shadows to go", || {
