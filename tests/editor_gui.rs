@@ -413,7 +413,7 @@ fn the_view_menu_turns_the_shadows_off_and_on() {
     // follows.
     let toggle_shadows = || {
         editor.xdotool(&["windowfocus", "--sync", &viewer]);
-        editor.xdotool(&["key", "F10", "Right", "Down", "Return"]);
+        editor.xdotool(&["key", "--delay", "300", "F10", "Right", "Down", "Return"]);
     };
     toggle_shadows();
     let plain = wait_for("the shadows to go", || {
@@ -762,4 +762,148 @@ trajectory path points {{0 0 2 0} {1 4 2 0}}
         text.contains("trajectory path points {{0 0 2 0} {1 4 2 0} {"),
         "{text}"
     );
+}
+
+/// How many pixels of `picture` are orange, as the projectile's ball is drawn lit and shaded.
+fn orange_pixels(picture: &RgbaImage) -> usize {
+    picture
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| p[0] > 150 && p[1] > 60 && p[1] < 190 && p[2] < 60 && p[0] > p[1] + 40)
+        .count()
+}
+
+/// The first hour (issue 26): the projectile's 0.4 m ball on its 30 m floor is shown at a
+/// useful size; Create ▸ Body puts a new ball on the floor where it is clicked, resting on it
+/// (not at the origin, not inside the floor), and the view takes the new ball in.
+#[test]
+fn a_new_body_rests_on_the_clicked_floor_and_the_view_follows() {
+    let file = example("projectile.asg");
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let first = editor.screenshot(area);
+    let ball = orange_pixels(&first);
+    assert!(ball > 3000, "the ball is {ball} pixels: too small to see");
+    let scene = evaluate(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let (camera, viewport) = first_view(&scene, area);
+    // A point of the floor's top, beside the ball.
+    let seen = camera
+        .project(&Point3::new(0.9, 0.0, 0.4), &viewport)
+        .unwrap();
+    let at = (
+        (area.x + seen.x.round() as i32).to_string(),
+        (area.y + seen.y.round() as i32).to_string(),
+    );
+    // Create ▸ Body of shape ▸ ball: the Create menu opens on its first item.
+    let control = editor.window(" — Asgard$");
+    editor.xdotool(&["windowfocus", "--sync", &control]);
+    editor.xdotool(&["key", "--delay", "300", "F10", "Right", "Right", "Right"]);
+    editor.xdotool(&["key", "--delay", "300", "Return"]);
+    // The prompt may take a moment to be set: a click before it selects the floor instead,
+    // and the next click answers the prompt.
+    let text = wait_for("body b1 in the text after a click on the floor", || {
+        editor.xdotool(&["mousemove", &at.0, &at.1, "click", "1"]);
+        (0..20).find_map(|_| {
+            let text = editor.text();
+            if text.contains("body b1") {
+                return Some(text);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            None
+        })
+    });
+    let placed = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let b1 = placed.body("b1").unwrap().init_pos.value;
+    // On the floor's top (y = 0), the ball's radius 0.2 above it, where it was clicked.
+    assert!((b1.y - 0.2).abs() < 1e-3, "{text}");
+    assert!(
+        (b1.x - 0.9).abs() < 0.05 && (b1.z - 0.4).abs() < 0.05,
+        "{text}"
+    );
+    assert!(asgard::scene::starting_overlap(&placed).is_none(), "{text}");
+    // The view is fitted again, around both balls: the new one is drawn where the fitted
+    // view puts it.
+    let (camera, viewport) = first_view(&placed, area);
+    let top = camera
+        .project(&Point3::new(b1.x, b1.y + 0.12, b1.z), &viewport)
+        .unwrap();
+    let near_top = Rect {
+        x: area.x + top.x.round() as i32 - 2,
+        y: area.y + top.y.round() as i32 - 2,
+        width: 5,
+        height: 5,
+    };
+    wait_for("the new ball drawn in the refitted view", || {
+        (orange_pixels(&editor.screenshot(near_top)) >= 20).then_some(())
+    });
+}
+
+/// A scene with an error opens anyway: its text, as in the file, in the language viewer (so
+/// nothing is lost), the error in a window saying FILE:LINE:COLUMN, and in the control
+/// panel's and the viewer's status lines.
+#[test]
+fn a_scene_with_an_error_opens_as_text_with_a_window_saying_where() {
+    const BROKEN: &str = "shape_set ball desc {sphere 0.5}\nbody a shape ball init_pos {0 0 0\n";
+    let (_dir, file) = scene_file(BROKEN);
+    let editor = Editor::start(&file);
+    editor.window("^Problem in the Scene$");
+    assert_eq!(editor.text(), BROKEN);
+    assert_eq!(editor.status(), "error");
+}
+
+/// A scene file that is not UTF-8 is not opened (its text could not be kept as it is): a
+/// window says so and where, and the editor exits with a failure once it is closed.
+#[test]
+fn a_scene_file_that_is_not_utf8_is_refused_with_a_window_saying_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("latin1.asg");
+    std::fs::write(&file, b"shape_set ball desc {sphere 1}\n# caf\xe9\n").unwrap();
+    let (success, stderr) = refused(&file, "^Problem in the Scene$");
+    assert!(!success);
+    assert!(
+        stderr.contains(&format!(
+            "{}:2:6: error: cannot read the scene: byte 0xE9 is not UTF-8",
+            file.display()
+        )),
+        "{stderr}"
+    );
+}
+
+/// The control panel's settings (Alt and the underlined letter reaches each) are written into
+/// the scene's `simulator` command, one undo step each; a value the scene refuses is not.
+#[test]
+fn simulation_settings_typed_in_the_control_panel_are_written_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let control = editor.window(" — Asgard$");
+    let set = |field: &str, value: &str| {
+        editor.xdotool(&["windowfocus", "--sync", &control, "key", field, "ctrl+a"]);
+        editor.xdotool(&["type", "--delay", "20", "--", value]);
+        editor.xdotool(&["key", "Return"]);
+    };
+    let settled = |what: &str, done: &dyn Fn(&Scene) -> bool| {
+        wait_for(what, || {
+            let text = editor.text();
+            evaluate(&text).ok().filter(|s| done(s)).map(|_| text)
+        })
+    };
+    set("alt+n", "3");
+    let text = settled("finish 3", &|s| s.simulator.finish == 3.0);
+    assert_eq!(text, TWO_BALLS.replace("finish 2", "finish 3"));
+    // The finish before the start is refused: the text keeps finish 3, and the next setting
+    // is written beside it.
+    set("alt+n", "-1");
+    set("alt+t", "0.000001");
+    let text = settled("tolerance 1e-6", &|s| s.simulator.tolerance == 1e-6);
+    assert!(
+        text.starts_with("simulator finish 3 step 0.05 tolerance "),
+        "{text}"
+    );
+    set("alt+r", "0.5");
+    settled("live_rate 0.5", &|s| s.simulator.live_rate == 0.5);
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take live_rate out", || {
+        (editor.text() == text).then_some(())
+    });
 }

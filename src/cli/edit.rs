@@ -43,8 +43,12 @@ pub fn run(args: EditArgs) -> ExitCode {
             Some(path) => match ui::waker::session_for_file(path) {
                 Ok(session) => session,
                 Err(e) => {
-                    eprintln!("{}: error: cannot read the scene: {e}", path.display());
+                    let message = unreadable(path, &e);
+                    eprintln!("{message}");
                     failure.set(true);
+                    let advice = "The editor does not open it: nothing was changed. Save the \
+                                  file as UTF-8 text in another editor, then open it again.";
+                    ui::show_problem(app, None, &message, advice);
                     return;
                 }
             },
@@ -52,6 +56,15 @@ pub fn run(args: EditArgs) -> ExitCode {
         };
         session.set_auto_simulate(false);
         ui::open_editor(app, &session, ui::EditorKind::Full);
+        if let (Some(path), Some(error)) = (&file, session.error()) {
+            // The text is open as it is, the error marked in the language viewer.
+            let message = error.diagnostic(&path.display().to_string());
+            eprintln!("{message}");
+            let advice = "The file is open as text in the language viewer, with the error \
+                          marked: correct it there and press Update (Ctrl+Return). Nothing is \
+                          written to the file until you save.";
+            ui::show_problem(app, app.active_window().as_ref(), &message, advice);
+        }
         if let Err(e) = slave::serve_session(session, app) {
             eprintln!("asgard edit: not serving the scene on the session bus: {e}");
         }
@@ -61,5 +74,21 @@ pub fn run(args: EditArgs) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Why the scene file at `path` cannot be opened, located at the first byte that is not UTF-8
+/// (`FILE:LINE:COL: error: …`) when that is why.
+fn unreadable(path: &std::path::Path, error: &std::io::Error) -> String {
+    match error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<asgard::session::NotUtf8>())
+    {
+        Some(not_utf8) => format!(
+            "{}:{}: error: cannot read the scene: {not_utf8}",
+            path.display(),
+            not_utf8.at
+        ),
+        None => format!("{}: error: cannot read the scene: {error}", path.display()),
     }
 }

@@ -26,6 +26,8 @@ Graphical Editor (Ctrl+Shift+G) and Language Editor (Ctrl+Shift+L) open one view
 Position and Velocity Handles show handles in the animation itself: drag one with Shift held to edit the scene.
 Recompute Motion simulates the scene again.
 In the editor's graphical viewer, View ▸ Keep this view (Ctrl+Shift+K) makes the view shown the scene's camera: the animation here then starts from it.
+In the editor, Create ▸ Body of shape then a click puts a new body on the surface clicked (a body's or the ground), resting on it; the view takes it in.
+The control panel's fields set Finish, Step, Tolerance, Live dt and Live rate (live mode's real-time factor): type a value, press Enter, and it is written into the scene.
 
 <b>The document</b>
 Type into paragraphs to edit them. Edit ▸ Insert Animation adds an empty one (or one from a .asg file) at the cursor; Delete Animation removes the one clicked last.

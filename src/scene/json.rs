@@ -28,6 +28,7 @@ pub fn scene_json(scene: &Scene, text: &str) -> Value {
             "step": s.step,
             "tolerance": s.tolerance,
             "live_dt": s.live_dt,
+            "live_rate": s.live_rate,
             "collisions": s.collisions,
         },
         "warnings": scene.warnings.iter().map(|w| j.warning(w)).collect::<Vec<_>>(),

@@ -321,6 +321,8 @@ pub struct Simulator {
     pub tolerance: f64,
     /// The fixed timestep of live mode.
     pub live_dt: f64,
+    /// Live mode's real-time factor: simulated seconds per real second (1: real time).
+    pub live_rate: f64,
     pub collisions: bool,
 }
 
@@ -332,6 +334,7 @@ impl Default for Simulator {
             step: 0.1,
             tolerance: 1e-4,
             live_dt: 0.01,
+            live_rate: 1.0,
             collisions: true,
         }
     }

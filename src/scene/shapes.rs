@@ -125,6 +125,41 @@ impl SceneShapes {
         self.shape(self.shape_index_of(body)?)
     }
 
+    /// The body that is `scene`'s floor, if it has one: a fixed body, flat and wide (a slab at
+    /// least four times as wide and deep as it is high), whose top is under every other body
+    /// at the start. Pictures add no ground under a scene with a floor, and views and handles
+    /// are sized to the other bodies: the floor reaches far beyond where anything happens.
+    pub fn floor(&self, scene: &Scene) -> Option<usize> {
+        let boxes: Vec<(usize, bool, crate::geom::Aabb)> = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(b, body)| {
+                let shape = self.of_body(b)?;
+                let pose = super::state::BodyState::initial(body).pose();
+                Some((b, body.fixed, shape.shape.aabb(&pose)))
+            })
+            .collect();
+        boxes.iter().find_map(|&(b, fixed, slab)| {
+            let size = slab.max - slab.min;
+            let flat = size.x >= 4.0 * size.y && size.z >= 4.0 * size.y;
+            let tolerance = 1e-3 * size.x.max(size.z);
+            let under_all = boxes
+                .iter()
+                .all(|(other, _, bounds)| *other == b || bounds.min.y >= slab.max.y - tolerance);
+            (fixed && flat && under_all).then_some(b)
+        })
+    }
+
+    /// The bodies a view is sized to: all but the floor ([`SceneShapes::floor`]) when there
+    /// are others.
+    pub fn framed_bodies(&self, scene: &Scene) -> Vec<usize> {
+        let floor = self.floor(scene).filter(|_| scene.bodies.len() > 1);
+        (0..scene.bodies.len())
+            .filter(|&b| Some(b) != floor)
+            .collect()
+    }
+
     /// Body `body`'s mass: as `scene` gives it, else its shape's at unit density (what
     /// `Scene::body_mass` computes, without building the shape again).
     pub fn body_mass(&self, scene: &Scene, body: usize) -> Option<f64> {

@@ -144,7 +144,7 @@ impl Session {
 
     /// A session on the scene file at `path`.
     pub fn open(path: &Path, waker: Waker) -> io::Result<Rc<Session>> {
-        let text = std::fs::read_to_string(path)?;
+        let text = read_scene_text(path)?;
         let session = Session::new(text, waker);
         session.state.borrow_mut().path = Some(path.to_path_buf());
         Ok(session)
@@ -529,7 +529,7 @@ impl Session {
                 "the scene has no file to revert to",
             ));
         };
-        let text = std::fs::read_to_string(&path)?;
+        let text = read_scene_text(&path)?;
         self.state.borrow_mut().saved = text.clone();
         self.set_text(text, None);
         Ok(())
@@ -572,6 +572,46 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
         at -= 1;
     }
     at
+}
+
+/// Where a scene file stops being UTF-8 text: the first byte that is not, and its line and
+/// column (columns count characters, from 1). A scene file is UTF-8 text; this is the error
+/// inside the `io::Error` [`Session::open`] gives for one that is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotUtf8 {
+    pub at: LineCol,
+    pub byte: u8,
+}
+
+impl fmt::Display for NotUtf8 {
+    /// What is wrong, without the place (`at`), which a message puts first as `FILE:LINE:COL`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "byte 0x{:02X} is not UTF-8: a scene file is UTF-8 text",
+            self.byte
+        )
+    }
+}
+
+impl std::error::Error for NotUtf8 {}
+
+/// The text of the scene file at `path`; bytes that are not UTF-8 are an `InvalidData` error
+/// holding a [`NotUtf8`] with their place.
+fn read_scene_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(std::fs::read(path)?).map_err(|e| {
+        let bytes = e.as_bytes();
+        let good = e.utf8_error().valid_up_to();
+        let before = std::str::from_utf8(&bytes[..good]).expect("valid up to here");
+        let at = LineIndex::new(before).line_col(before, good);
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            NotUtf8 {
+                at,
+                byte: bytes[good],
+            },
+        )
+    })
 }
 
 #[cfg(test)]

@@ -247,3 +247,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_file_that_is_not_utf8_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.asg");
+    std::fs::write(&path, b"shape_set ball desc {sphere 1}\n# caf\xe9\n").unwrap();
+    let error = read_scene_text(&path).unwrap_err();
+    let found = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<NotUtf8>())
+        .copied();
+    assert_eq!(
+        found,
+        Some(NotUtf8 {
+            at: LineCol { line: 2, column: 6 },
+            byte: 0xE9
+        })
+    );
+}

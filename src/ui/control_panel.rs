@@ -1,10 +1,11 @@
 //! The control panel (figure 4.1, upper left): the menus that manage the whole editor — File,
-//! Edit, View, Create and Shapes — the Simulate button, and a status line with the
-//! simulation's progress, errors and prompts.
+//! Edit, View, Create and Shapes — the Simulate button, the simulation settings
+//! (`settings`), and a status line with the simulation's progress, errors and prompts.
 
 use super::create::{Creation, ForceCreation, LinkCreation, Prompt, TorqueCreation};
 use super::editor::{Editor, EditorEvent};
-use super::{export, files, EditorKind};
+use super::{export, files, settings, EditorKind};
+use crate::scene::SceneError;
 use crate::session::{Event, SimStatus};
 use gtk::prelude::*;
 use gtk::{gio, glib};
@@ -52,6 +53,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     body.set_margin_end(8);
     body.set_margin_bottom(8);
     body.append(&row);
+    body.append(&settings::fields(editor, &window));
     body.append(&status);
     column.append(&gtk::PopoverMenuBar::from_model(Some(&bar)));
     column.append(&body);
@@ -77,6 +79,9 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     };
     refresh_shapes(editor);
     show_status(editor, &progress, &status);
+    if let Some(error) = editor.session.error() {
+        status.set_text(&error_status(&error));
+    }
     {
         let progress = progress.clone();
         let status = status.clone();
@@ -91,10 +96,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
                         status.set_text("");
                     }
                 }
-                Event::SceneError(error) => status.set_text(&format!(
-                    "{TEXT_ERROR} at line {}, column {}: {}",
-                    error.at.line, error.at.column, error.message
-                )),
+                Event::SceneError(error) => status.set_text(&error_status(error)),
                 _ => {}
             }
             if matches!(
@@ -134,6 +136,14 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     }
     window.present();
     window
+}
+
+/// The status line for a text that does not evaluate.
+fn error_status(error: &SceneError) -> String {
+    format!(
+        "{TEXT_ERROR} at line {}, column {}: {}",
+        error.at.line, error.at.column, error.message
+    )
 }
 
 /// Shows the simulation's state in the progress bar and the status line: a finished motion

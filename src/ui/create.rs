@@ -9,7 +9,9 @@
 
 use super::scene_text::{fresh_name, insert_command, number, vector};
 use crate::scene::model::{Scene, Vec3};
+use crate::scene::shapes::CentredShape;
 use crate::scene::{ElementKind, ElementRef};
+use nalgebra::Isometry3;
 
 /// The kinds of constant or trajectory-driven force the Create menu offers (4.1.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,9 +65,12 @@ pub struct BodyClick {
 /// A click in a graphical viewer, as a prompt needs it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Click {
-    /// The world point under the pointer: on the body surface hit, else at the depth of the
-    /// view's centre.
+    /// The world point under the pointer: on the body surface hit, else on the ground shown
+    /// under the bodies, else at the depth of the view's centre.
     pub point: Vec3,
+    /// The outward unit normal of the surface `point` is on (a body's or the ground's), or
+    /// `None` for a point in space: a new body is put on that surface, not into it.
+    pub surface: Option<Vec3>,
     pub body: Option<BodyClick>,
     /// The trajectory whose control point handle was under the pointer.
     pub trajectory: Option<usize>,
@@ -169,13 +174,11 @@ impl Prompt {
                     .map(|i| ElementRef::new(ElementKind::Shape, i))
                     .ok_or_else(|| format!("The scene has no shape {shape} any more."))?;
                 let name = fresh_name(scene, "b");
+                let centre = resting_centre(scene, shape, click)?;
                 (
                     ElementKind::Body,
                     vec![shape_ref],
-                    format!(
-                        "body {name} shape {shape} init_pos {}",
-                        vector(&click.point)
-                    ),
+                    format!("body {name} shape {shape} init_pos {}", vector(&centre)),
                 )
             }
             (Creation::Trajectory, _) => {
@@ -259,6 +262,31 @@ impl Prompt {
     }
 }
 
+/// Room left between a new body and the surface it is put on, in radii of the new body's
+/// shape: the position is written with six significant digits, and a body that starts
+/// overlapping another by more than a millionth of its size stops the simulation.
+const CLEARANCE: f64 = 1e-3;
+
+/// Where the centre of mass of a new body of shape set `shape` goes for `click`: over the
+/// clicked point along the surface's normal, as far out as the shape reaches towards the
+/// surface (plus a [`CLEARANCE`]), so it rests on the surface; or at the clicked point in
+/// space.
+fn resting_centre(scene: &Scene, shape: &str, click: &Click) -> Result<Vec3, String> {
+    let Some(normal) = click.surface else {
+        return Ok(click.point);
+    };
+    let set = scene
+        .shape(shape)
+        .ok_or_else(|| format!("The scene has no shape {shape} any more."))?;
+    let centred =
+        CentredShape::new(set).map_err(|e| format!("Shape {shape} cannot be used: {e}"))?;
+    let identity = Isometry3::identity();
+    // How far the shape reaches from its centre of mass towards the surface.
+    let below = -centred.shape.support(&identity, &-normal).dot(&normal);
+    let radius = centred.shape.bounding_sphere(&identity).radius;
+    Ok(click.point + normal * (below + CLEARANCE * radius))
+}
+
 /// `trajectory NAME points {{t a} {t+1 b}}`: the least a trajectory is, two points a second
 /// apart.
 fn trajectory_command(name: &str, time: f64, from: &Vec3, to: &Vec3) -> String {
@@ -327,6 +355,7 @@ body b shape ball init_pos {3 0 0}
     fn at(point: [f64; 3]) -> Click {
         Click {
             point: Vec3::from(point),
+            surface: None,
             body: None,
             trajectory: None,
             time: 0.5,
@@ -337,6 +366,7 @@ body b shape ball init_pos {3 0 0}
         let world = Vec3::from(local) + Vec3::new(3.0 * body as f64, 0.0, 0.0);
         Click {
             point: world,
+            surface: None,
             body: Some(BodyClick {
                 body,
                 local: Vec3::from(local),
@@ -366,6 +396,47 @@ body b shape ball init_pos {3 0 0}
         let s = complete(&mut prompt, &[at([1.0, 2.0, -0.5])]);
         let body = s.body("b1").unwrap();
         assert_eq!(body.init_pos.value, Vec3::new(1.0, 2.0, -0.5));
+    }
+
+    #[test]
+    fn a_body_put_on_a_surface_rests_on_it() {
+        let shape = || Creation::Body {
+            shape: "ball".into(),
+        };
+        // On the ground (normal up) at y = -1: the ball of radius 0.5 sits on it.
+        let mut on_ground = at([2.0, -1.0, 0.0]);
+        on_ground.surface = Some(Vec3::y());
+        let s = complete(&mut Prompt::new(shape()), &[on_ground]);
+        let centre = s.body("b1").unwrap().init_pos.value;
+        assert!(
+            (centre - Vec3::new(2.0, -0.5, 0.0)).norm() < 1e-3,
+            "{centre}"
+        );
+        assert!(centre.y > -0.5, "not into the ground: {centre}");
+        // On the +x side of body b (at x = 3, radius 0.5): beside it, not inside.
+        let mut on_b = on_body(1, [0.5, 0.0, 0.0]);
+        on_b.surface = Some(Vec3::x());
+        let s = complete(&mut Prompt::new(shape()), &[on_b]);
+        let centre = s.body("b1").unwrap().init_pos.value;
+        assert!(
+            (centre - Vec3::new(4.0, 0.0, 0.0)).norm() < 1e-3,
+            "{centre}"
+        );
+        assert!(crate::scene::starting_overlap(&s).is_none());
+        // A box goes over the clicked point too, its bottom face on the surface.
+        let text = "shape_set crate desc {box {2 1 2}}\n";
+        let crate_scene = evaluate(text).unwrap();
+        let mut prompt = Prompt::new(Creation::Body {
+            shape: "crate".into(),
+        });
+        let mut click = at([3.0, 0.0, 1.0]);
+        click.surface = Some(Vec3::y());
+        let out = prompt.click(&click, text, &crate_scene).unwrap().unwrap();
+        let centre = evaluate(&out).unwrap().body("b1").unwrap().init_pos.value;
+        assert!(
+            (centre - Vec3::new(3.0, 0.5, 1.0)).norm() < 1e-2,
+            "{centre}"
+        );
     }
 
     #[test]

@@ -30,9 +30,12 @@ pub mod graphical;
 pub mod language;
 pub mod plot;
 pub mod scene_text;
+mod settings;
 pub mod shape_editor;
 mod trajectory_editor;
 pub mod waker;
+
+pub use files::show_problem;
 
 use crate::session::Session;
 use gtk4 as gtk;

@@ -12,10 +12,12 @@
 //! command follows the whole top-level command that contains them.
 
 use crate::geom::ConvexHull;
+use crate::lang::list;
 use crate::lang::number::format_significant;
 use crate::lang::parse::parse_script;
 use crate::lang::span::Span;
-use crate::scene::model::{Color, Geometry, Scene, ShapePart, Vec3};
+use crate::lang::value::Value;
+use crate::scene::model::{Color, Geometry, Scene, ShapePart, ShapeSet, Vec3};
 use crate::scene::{ElementKind, ElementRef, PatchError, DRAG_DIGITS};
 
 /// A number as graphical editing writes it.
@@ -296,8 +298,14 @@ fn whole_lines(text: &str, span: Span) -> Span {
 }
 
 /// A `shape_set` command for `parts`, one part per line: spheres as `sphere R`, polyhedra as
-/// the faces of their convex hull (points inside the hull are dropped, 4.1.1).
-pub fn shape_command(name: &str, parts: &[ShapePart]) -> Result<String, PatchError> {
+/// the faces of their convex hull (points inside the hull are dropped, 4.1.1). A part's
+/// colour is written with the user's own word when `kept` has the colour it had in their
+/// text (by part) and it is unchanged: `orange` stays `orange`.
+pub fn shape_command(
+    name: &str,
+    parts: &[ShapePart],
+    kept: &[Option<(Color, String)>],
+) -> Result<String, PatchError> {
     let mut lines = Vec::with_capacity(parts.len());
     for (i, part) in parts.iter().enumerate() {
         let mut line = format!("sub pos {}", vector(&part.pos));
@@ -318,7 +326,11 @@ pub fn shape_command(name: &str, parts: &[ShapePart]) -> Result<String, PatchErr
             }
         }
         if let Some(colour) = part.color {
-            line.push_str(&format!(" color {}", colour_literal(colour)));
+            let word = match kept.get(i) {
+                Some(Some((was, word))) if *was == colour => word.clone(),
+                _ => colour_literal(colour),
+            };
+            line.push_str(&format!(" color {word}"));
         }
         lines.push(line);
     }
@@ -349,8 +361,10 @@ pub fn write_shape(
     name: &str,
     parts: &[ShapePart],
 ) -> Result<String, PatchError> {
-    let command = shape_command(name, parts)?;
-    match scene.shapes.iter().find(|s| s.name == name) {
+    let shape = scene.shapes.iter().find(|s| s.name == name);
+    let kept = shape.map_or_else(Vec::new, |shape| colour_words(text, shape));
+    let command = shape_command(name, parts, &kept)?;
+    match shape {
         Some(shape) if !shape.origin.editable => refuse(format!(
             "shape {name} was created by a command that ran more than once: its text stands for several shapes"
         )),
@@ -363,6 +377,98 @@ pub fn write_shape(
             &command,
         )),
     }
+}
+
+/// The colour of each part of `shape` with the word it was written with in `text` (braces
+/// included), when it was given a literal colour: its own `color`, or its first face's, as
+/// the scene reads them.
+fn colour_words(text: &str, shape: &ShapeSet) -> Vec<Option<(Color, String)>> {
+    let mut words = vec![None; shape.parts.len()];
+    let Some(desc) = shape.desc_span else {
+        return words;
+    };
+    let Ok(tokens) = list::parse(&text[desc.start..desc.end], Some(desc)) else {
+        return words;
+    };
+    let written = |value: &Value| {
+        let span = braced(text, value.origin()?);
+        Some(text[span.start..span.end].to_owned())
+    };
+    let mut part = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        let word = tokens[i].as_str();
+        if word == "sub" {
+            part += usize::from(i > 0);
+            i += 1;
+            continue;
+        }
+        let colour = match (word, tokens.get(i + 1)) {
+            ("color", Some(value)) => written(value),
+            ("face", Some(face)) => list::parse(face.as_str(), face.origin())
+                .ok()
+                .filter(|items| items.len() > 1 && items[0].as_str() == "color")
+                .and_then(|items| written(&items[1])),
+            _ => None,
+        };
+        let given = shape.parts.get(part).and_then(|p| p.color);
+        if let (Some(word), Some(given), Some(slot)) = (colour, given, words.get_mut(part)) {
+            slot.get_or_insert((given, word));
+        }
+        i += 2;
+    }
+    words
+}
+
+/// The text with the `simulator` option `option` (`finish`, `step`, `tolerance`, `live_dt`,
+/// `live_rate`) set to `value`: only that option's value word is rewritten when the command
+/// gives it, else the option is added at the end of the command, else a `simulator` command
+/// is added. The caller checks the value; evaluating the text checks it again.
+pub fn write_simulator(
+    text: &str,
+    scene: &Scene,
+    option: &str,
+    value: f64,
+) -> Result<String, PatchError> {
+    let value = number(value);
+    let Some(origin) = &scene.simulator_origin else {
+        return Ok(insert_command(
+            text,
+            scene,
+            ElementKind::Simulator,
+            &[],
+            &format!("simulator {option} {value}"),
+        ));
+    };
+    if !origin.editable {
+        return refuse(
+            "the simulator settings were given by a command that ran more than once: its \
+             text cannot be rewritten",
+        );
+    }
+    let command = parse_script(text, 0).ok().and_then(|script| {
+        script
+            .commands
+            .into_iter()
+            .find(|c| c.span == origin.command)
+    });
+    let Some(command) = command else {
+        return refuse("the simulator command is not a command of the text's top level");
+    };
+    let words = &command.words;
+    let given = words
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .position(|w| w.literal().as_deref() == Some(option))
+        .and_then(|k| words.get(2 + 2 * k));
+    Ok(match given {
+        Some(word) => replaced(text, word.span, &value),
+        None => {
+            let end = words.last().map_or(command.span.end, |w| w.span.end);
+            replaced(text, Span::new(end, end), &format!(" {option} {value}"))
+        }
+    })
 }
 
 /// A view as the `camera` command states it (4.1.7): where the eye is, its rotation vector,
@@ -571,6 +677,42 @@ body b shape ball init_pos {3 0 0}
     }
 
     #[test]
+    fn simulator_settings_rewrite_their_value_or_are_added() {
+        let text =
+            "# settings\nsimulator finish {2.5} step 0.02 ;# fine\nshape_set s desc {sphere 1}\n";
+        let s = scene(text);
+        let out = write_simulator(text, &s, "finish", 4.0).unwrap();
+        assert_eq!(out, text.replace("{2.5}", "4"));
+        let out = write_simulator(text, &s, "live_rate", 0.5).unwrap();
+        assert!(out.contains("step 0.02 live_rate 0.5 ;# fine"), "{out}");
+        assert_eq!(scene(&out).simulator.live_rate, 0.5);
+        let bare = "shape_set s desc {sphere 1}\n";
+        let out = write_simulator(bare, &scene(bare), "tolerance", 1e-6).unwrap();
+        assert_eq!(scene(&out).simulator.tolerance, 1e-6);
+    }
+
+    #[test]
+    fn a_rewritten_shape_keeps_the_colour_words_it_was_written_with() {
+        let text = "shape_set toy desc {sub pos {0 0 0} sphere 0.2 color orange \
+                    sub pos {1 0 0} face {color {0 0.5 1} {0 0 0} {1 0 0} {0 1 0} {0 0 1}} \
+                    sub pos {2 0 0} sphere 0.1 color #ff0000}\n";
+        let s = scene(text);
+        let mut parts = s.shape("toy").unwrap().parts.clone();
+        // The first part grows; the third changes its colour; the second is left alone.
+        parts[0].geometry = Geometry::Sphere { radius: 0.3 };
+        parts[2].color = Some(Color {
+            r: 0.0,
+            g: 1.0,
+            b: 0.0,
+        });
+        let out = write_shape(text, &s, "toy", &parts).unwrap();
+        assert!(out.contains("sphere 0.3 color orange"), "{out}");
+        assert!(out.contains("color {0 0.5 1}"), "{out}");
+        assert!(out.contains("sphere 0.1 color {0 1 0}"), "{out}");
+        assert!(!out.contains("#ff0000"), "{out}");
+    }
+
+    #[test]
     fn shapes_are_written_as_spheres_and_hull_faces() {
         let parts = vec![
             ShapePart {
@@ -620,6 +762,6 @@ body b shape ball init_pos {3 0 0}
             },
             color: None,
         };
-        assert!(shape_command("flat", &[flat]).is_err());
+        assert!(shape_command("flat", &[flat], &[]).is_err());
     }
 }

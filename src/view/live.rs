@@ -126,6 +126,8 @@ pub struct LiveRun {
     /// The body grabbed last, which the arrow keys push.
     pushed: Option<usize>,
     held: HeldKeys,
+    /// The scene's `simulator live_rate`: simulated seconds per real second.
+    live_rate: f64,
 }
 
 impl LiveRun {
@@ -156,16 +158,18 @@ impl LiveRun {
             grabbed: Vec::new(),
             pushed: None,
             held: HeldKeys::default(),
+            live_rate: scene.simulator.live_rate,
         })
     }
 
     /// Advances the scene by the real time since the previous frame (`frame_time`, the frame
-    /// clock's microseconds), in whole steps within the frame's processor-time budget. Returns
-    /// why the scene stopped, if a step failed.
+    /// clock's microseconds) times the scene's `live_rate`, in whole steps within the frame's
+    /// processor-time budget. Returns why the scene stopped, if a step failed.
     pub fn advance_to(&mut self, frame_time: i64) -> Result<(), String> {
         let elapsed = self.last_frame.map_or(Duration::ZERO, |last| {
             Duration::from_micros(u64::try_from(frame_time - last).unwrap_or(0))
         });
+        let elapsed = elapsed.mul_f64(self.live_rate);
         self.last_frame = Some(frame_time);
         let (advance, controls) = (&mut self.advance, &self.controls);
         self.pacer.frame(elapsed, |dt| {
@@ -175,9 +179,12 @@ impl LiveRun {
         Ok(())
     }
 
-    /// How fast the run went over the last second of real time.
+    /// How fast the run went over the last second of real time (the pacer is paid real time
+    /// times `live_rate`, so its ratio is of that pace).
     pub fn rate(&self) -> Rate {
-        self.pacer.rate()
+        let mut rate = self.pacer.rate();
+        rate.ratio *= self.live_rate;
+        rate
     }
 
     /// "Live: running at 0.31× real time …" while the run cannot keep pace with real time.

@@ -357,3 +357,40 @@ pub fn first_view(scene: &Scene, area: Rect) -> (Camera, Viewport) {
     let viewport = Viewport::new(f64::from(area.width), f64::from(area.height));
     (initial_view(scene, &frames, &options, &viewport), viewport)
 }
+
+/// Runs `asgard edit FILE` on a display of its own for a file it cannot open: waits for the
+/// window titled `title` that says why, closes it with Return, and returns whether the editor
+/// then exited successfully and what it wrote to standard error.
+pub fn refused(file: &Path, title: &str) -> (bool, String) {
+    let (_x_server, display) = private_display();
+    let stderr = tempfile::NamedTempFile::new().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_asgard"))
+        .arg("edit")
+        .arg(file)
+        .env("DISPLAY", &display)
+        .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+        .env("GDK_BACKEND", "x11")
+        .env("NO_AT_BRIDGE", "1")
+        .env("GTK_A11Y", "none")
+        .stdout(Stdio::null())
+        .stderr(stderr.reopen().unwrap())
+        .spawn()
+        .expect("asgard edit starts");
+    let mut child = Owned(child);
+    let window = crate::xdotool::xdotool(
+        Some(&display),
+        &["search", "--sync", "--onlyvisible", "--name", title],
+    );
+    let id = window.lines().next().expect("the window that says why");
+    crate::xdotool::xdotool(
+        Some(&display),
+        &["windowfocus", "--sync", id, "key", "Return"],
+    );
+    let status = wait_for("the editor to exit after the window closed", || {
+        child.0.try_wait().unwrap()
+    });
+    (
+        status.success(),
+        std::fs::read_to_string(stderr.path()).unwrap(),
+    )
+}

@@ -16,7 +16,8 @@
 //! - the scene's lights, colour times intensity, moving along their trajectories (4.1.8; no
 //!   lights means the renderer's default light into the screen);
 //! - the camera from the scene's `camera` element, which may follow expressions or
-//!   trajectories, or the default view fitted to the bodies (4.1.7);
+//!   trajectories, or the default view fitted to the bodies (4.1.7): to the bodies other than
+//!   the floor, with room around a lone body (see [`SceneFrames::bounds`]);
 //! - a ground under the bodies with its grid, unless the scene has a floor of its own (a fixed
 //!   slab under every other body), which then receives the shadows itself.
 
@@ -41,7 +42,8 @@ use crate::scene::handles::{handles, Handle, HandleScales};
 use crate::scene::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
 use crate::scene::shapes::{SceneShapes, ShapeError};
 use crate::scene::state::BodyStates;
-use nalgebra::{Point3, Unit, Vector3};
+use crate::scene::Target;
+use nalgebra::{Isometry3, Point3, Unit, Vector3};
 use std::fmt;
 use std::sync::OnceLock;
 use values::Values;
@@ -99,8 +101,9 @@ pub struct SceneFrames {
     meshes: ShapeMeshes,
     /// Per body, its parts.
     bodies: Vec<Vec<BodyPart>>,
-    /// Whether the scene has a floor of its own, so no ground is added under it.
-    floor: bool,
+    /// The body that is the scene's floor, if it has one: no ground is added under it, and
+    /// views are fitted to the other bodies.
+    floor: Option<usize>,
     /// Every handle of the scene at the scales of the first picture that showed handles:
     /// they depend on the scene alone, not on the time, so they are found once, not at every
     /// frame.
@@ -142,7 +145,7 @@ impl SceneFrames {
                     .collect()
             })
             .collect();
-        let floor = has_floor(scene, &shapes);
+        let floor = shapes.floor(scene);
         Ok(SceneFrames {
             shapes,
             meshes,
@@ -152,11 +155,10 @@ impl SceneFrames {
         })
     }
 
-    /// Whether the scene has a floor of its own: a fixed body, flat and wide (a slab at least
-    /// four times as wide and deep as it is high), whose top is under every other body at the
-    /// start. Pictures then add no ground.
+    /// Whether the scene has a floor of its own ([`SceneShapes::floor`]). Pictures then add
+    /// no ground.
     pub fn has_floor(&self) -> bool {
-        self.floor
+        self.floor.is_some()
     }
 
     /// Every mesh the frames use, for uploading to a renderer and for the exporters.
@@ -169,13 +171,22 @@ impl SceneFrames {
         &self.shapes
     }
 
-    /// The box around every body posed by `states` at each of `times`; `None` with no bodies.
+    /// The box around every body posed by `states` at each of `times`, the floor's aside
+    /// when there are others (it reaches far beyond where anything happens, and a view fitted
+    /// to it showed the bodies on it a few pixels wide), with [`ROOM`] around a lone body;
+    /// `None` with no bodies.
     pub fn bounds(
         &self,
         scene: &Scene,
         states: &dyn BodyStates,
         times: impl IntoIterator<Item = f64>,
     ) -> Option<Bounds> {
+        let framed = self.shapes.framed_bodies(scene);
+        let largest = framed
+            .iter()
+            .filter_map(|&b| self.shapes.of_body(b))
+            .map(|shape| shape.shape.bounding_sphere(&Isometry3::identity()).radius)
+            .fold(0.0, f64::max);
         let mut corners = Vec::new();
         for time in times {
             let values = Values {
@@ -184,7 +195,7 @@ impl SceneFrames {
                 states,
                 time,
             };
-            for body in 0..scene.bodies.len() {
+            for &body in &framed {
                 let (Some(shape), Some(state)) =
                     (self.shapes.of_body(body), values.body_state(body))
                 else {
@@ -195,7 +206,11 @@ impl SceneFrames {
                 corners.push(Point3::from(aabb.max));
             }
         }
-        Bounds::around(corners)
+        let bounds = Bounds::around(corners)?;
+        Some(match framed.len() {
+            1 => with_room(bounds, ROOM * largest),
+            _ => bounds,
+        })
     }
 
     /// Where the bodies go from `from` to `until`: their bounds at [`STAGE_SAMPLES`] times
@@ -247,18 +262,24 @@ impl SceneFrames {
         if options.trajectories {
             frame.polylines = trajectories(scene);
         }
+        let mut framed_handles = Vec::new();
         if !options.handles.is_empty() {
-            frame.handles = self.handles(scene, options);
+            for (handle, framed) in self.handles(scene, options) {
+                if framed {
+                    framed_handles.push(handle.position);
+                }
+                frame.handles.push(handle);
+            }
         }
         let fitted = match &options.camera {
             CameraChoice::Fit(bounds) => Some(*bounds),
             _ => None,
         };
         let needs_bodies =
-            options.looks.ground && !self.floor && options.stage.or(fitted).is_none()
+            options.looks.ground && self.floor.is_none() && options.stage.or(fitted).is_none()
                 || matches!(options.camera, CameraChoice::Scene);
         let bodies = needs_bodies.then(|| self.bounds_or_unit(scene, states, time));
-        if options.looks.ground && !self.floor {
+        if options.looks.ground && self.floor.is_none() {
             if let Some(stage) = options.stage.or(fitted).or(bodies) {
                 frame.ground = Some(view::ground(
                     &stage,
@@ -277,7 +298,10 @@ impl SceneFrames {
                     .camera
                     .as_ref()
                     .and_then(|camera| view::scene_camera(camera, &values))
-                    .unwrap_or_else(|| view::fitted(&drawn_bounds(&frame, bodies), viewport))
+                    .unwrap_or_else(|| {
+                        let drawn = drawn_bounds(&frame, &framed_handles, bodies);
+                        view::fitted(&drawn, viewport)
+                    })
             }
         };
         frame
@@ -368,7 +392,9 @@ impl SceneFrames {
         objects
     }
 
-    fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<FrameHandle> {
+    /// The handles `options` shows, each with whether a fitted view should take it in (the
+    /// floor's are left to the floor, which a fitted view leaves out too).
+    fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<(FrameHandle, bool)> {
         let found;
         let all = match self.handles.get_or_init(|| {
             (
@@ -385,43 +411,47 @@ impl SceneFrames {
         all.iter()
             .enumerate()
             .filter(|(_, h)| options.handles.contains(&h.kind))
-            .map(|(i, h)| FrameHandle {
-                position: Point3::from(h.position),
-                colour: palette::handle(h.kind),
-                highlighted: options.highlighted_handle == Some(i),
+            .map(|(i, h)| {
+                let handle = FrameHandle {
+                    position: Point3::from(h.position),
+                    colour: palette::handle(h.kind),
+                    highlighted: options.highlighted_handle == Some(i),
+                };
+                let on_floor = matches!(
+                    h.target,
+                    Target::BodyInit { body, .. } if Some(body) == self.floor
+                );
+                (handle, !on_floor)
             })
             .collect()
     }
 }
 
-/// Whether `scene` has a floor of its own (see [`SceneFrames::has_floor`]).
-fn has_floor(scene: &Scene, shapes: &SceneShapes) -> bool {
-    let boxes: Vec<(bool, crate::geom::Aabb)> = scene
-        .bodies
-        .iter()
-        .enumerate()
-        .filter_map(|(b, body)| {
-            let shape = shapes.of_body(b)?;
-            let pose = crate::scene::state::BodyState::initial(body).pose();
-            Some((body.fixed, shape.shape.aabb(&pose)))
-        })
-        .collect();
-    boxes.iter().enumerate().any(|(i, (fixed, slab))| {
-        let size = slab.max - slab.min;
-        let flat = size.x >= 4.0 * size.y && size.z >= 4.0 * size.y;
-        let tolerance = 1e-3 * size.x.max(size.z);
-        *fixed
-            && flat
-            && boxes
-                .iter()
-                .enumerate()
-                .all(|(j, (_, other))| j == i || other.min.y >= slab.max.y - tolerance)
-    })
+/// The least radius of [`SceneFrames::bounds`] of a lone body, in radii of the body: it
+/// fills a fifth of a fitted view rather than all of it, with room around it to move.
+const ROOM: f64 = 5.0;
+
+/// `bounds` grown about its centre to a radius of at least `radius`.
+fn with_room(bounds: Bounds, radius: f64) -> Bounds {
+    let has = bounds.radius();
+    if has >= radius {
+        return bounds;
+    }
+    let centre = bounds.centre();
+    let half = if has > 0.0 {
+        (bounds.max - centre) * (radius / has)
+    } else {
+        Vector3::repeat(radius / 3f64.sqrt())
+    };
+    Bounds {
+        min: centre - half,
+        max: centre + half,
+    }
 }
 
-/// `bodies` grown to hold the editing aids of `frame` (links, vectors, handles and
-/// trajectories), so that a fitted view shows them too.
-fn drawn_bounds(frame: &Frame, bodies: Bounds) -> Bounds {
+/// `bodies` grown to hold the editing aids of `frame` (links, vectors, the `handles` at these
+/// positions and trajectories), so that a fitted view shows them too.
+fn drawn_bounds(frame: &Frame, handles: &[Point3<f64>], bodies: Bounds) -> Bounds {
     let aids = frame
         .lines
         .iter()
@@ -432,7 +462,7 @@ fn drawn_bounds(frame: &Frame, bodies: Bounds) -> Bounds {
                 .iter()
                 .flat_map(|a| [a.origin, a.origin + a.vector]),
         )
-        .chain(frame.handles.iter().map(|h| h.position))
+        .chain(handles.iter().copied())
         .chain(
             frame
                 .polylines

@@ -1,5 +1,5 @@
-//! `simulator ?start T? ?finish T? ?step DT? ?tolerance E? ?live_dt DT? ?collisions BOOL?`: the
-//! time range and integration settings (chapter 5).
+//! `simulator ?start T? ?finish T? ?step DT? ?tolerance E? ?live_dt DT? ?live_rate R?
+//! ?collisions BOOL?`: the time range and integration settings (chapter 5), and live mode's.
 
 use super::args::{self, Options};
 use super::Shared;
@@ -11,8 +11,14 @@ pub(super) const OPTIONS: &[&str] = &[
     "step",
     "tolerance",
     "live_dt",
+    "live_rate",
     "collisions",
 ];
+
+/// The slowest and fastest real-time factors live mode takes: a thousandth shows a
+/// millisecond's motion over a second; a thousand, seventeen minutes a second.
+const MIN_LIVE_RATE: f64 = 1e-3;
+const MAX_LIVE_RATE: f64 = 1e3;
 
 pub(super) fn simulator(
     interp: &mut Interp,
@@ -50,6 +56,19 @@ pub(super) fn simulator(
     if let Some(arg) = options.get("live_dt") {
         settings.live_dt = args::positive(arg, "live_dt")?.value;
     }
+    if let Some(arg) = options.get("live_rate") {
+        let rate = args::positive(arg, "live_rate")?.value;
+        if !(MIN_LIVE_RATE..=MAX_LIVE_RATE).contains(&rate) {
+            return Err(Exception::error_at(
+                format!(
+                    "live_rate {rate} is outside {MIN_LIVE_RATE} to {MAX_LIVE_RATE} (simulated \
+                     seconds per real second)"
+                ),
+                arg.span,
+            ));
+        }
+        settings.live_rate = rate;
+    }
     if let Some(arg) = options.get("collisions") {
         settings.collisions = args::boolean(arg, "collisions")?;
     }
@@ -67,4 +86,18 @@ pub(super) fn simulator(
     builder.scene.simulator = settings;
     builder.scene.simulator_origin = Some(origin);
     Ok(Value::empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scene::evaluate;
+
+    #[test]
+    fn live_rate_is_read_within_its_range() {
+        let scene = evaluate("simulator live_rate 0.25").unwrap();
+        assert_eq!(scene.simulator.live_rate, 0.25);
+        assert_eq!(evaluate("").unwrap().simulator.live_rate, 1.0);
+        let error = evaluate("simulator live_rate 1e9").unwrap_err();
+        assert!(error.message.contains("outside 0.001 to 1000"), "{error}");
+    }
 }

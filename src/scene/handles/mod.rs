@@ -140,13 +140,15 @@ impl HandleScales {
     }
 }
 
-/// The radius of a sphere around the bodies in their initial state (0 with no bodies).
+/// The radius of a sphere around the bodies in their initial state, the floor's aside
+/// ([`SceneShapes::framed_bodies`]); [`ROOM`] times its radius for a lone body, so that its
+/// vectors reach beyond it (0 with no bodies).
 fn initial_radius(scene: &Scene, shapes: &SceneShapes) -> f64 {
-    let spheres: Vec<(Vec3, f64)> = scene
-        .bodies
-        .iter()
-        .enumerate()
-        .map(|(i, body)| {
+    let spheres: Vec<(Vec3, f64)> = shapes
+        .framed_bodies(scene)
+        .into_iter()
+        .map(|i| {
+            let body = &scene.bodies[i];
             let state = BodyState::initial(body);
             match shapes.of_body(i) {
                 Some(shape) => {
@@ -165,8 +167,15 @@ fn initial_radius(scene: &Scene, shapes: &SceneShapes) -> f64 {
         min = min.inf(&c.add_scalar(-r));
         max = max.sup(&c.add_scalar(*r));
     }
-    (max - min).norm() / 2.0
+    match spheres.as_slice() {
+        [(_, lone)] => ROOM * lone,
+        _ => (max - min).norm() / 2.0,
+    }
 }
+
+/// The radius of the sphere handle scales are fitted to around a lone body, in its radii: a
+/// lone ball's longest arrow is 1.5 of its radii long, its head off its surface.
+const ROOM: f64 = 5.0;
 
 /// A constant force or torque vector as it acts (gravity times the body's mass), if known
 /// without simulating.

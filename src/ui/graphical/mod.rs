@@ -150,6 +150,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         },
     );
     time_bar.show_time(viewer.time(), viewer.time_range());
+    viewer.tell_text_error();
 
     let body = gtk::Box::new(gtk::Orientation::Horizontal, 0);
     body.append(&picture);

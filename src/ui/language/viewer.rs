@@ -20,7 +20,7 @@ use crate::ui::editor::Editor;
 use gtk4 as gtk;
 use sourceview5::prelude::*;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 /// The bytes an embedded anchor takes in a buffer line (U+FFFC in UTF-8).
@@ -56,6 +56,10 @@ pub struct TextState {
     stale_marks: Cell<bool>,
     elided: RefCell<Vec<Elided>>,
     expanded: RefCell<BTreeSet<ElisionKey>>,
+    /// The text of each elidable literal when the marks were last placed (`None` before the
+    /// first time): a literal that is new or rewritten since is shown in full, so a shape set
+    /// the shape editor wrote or a trajectory just created is seen, not hidden behind an icon.
+    elidable_texts: RefCell<Option<BTreeMap<ElisionKey, String>>>,
     /// Set by Update until the session has answered, so its error moves the cursor.
     updating: Cell<bool>,
     messages: Rc<dyn Messages>,
@@ -128,6 +132,7 @@ impl TextState {
             stale_marks: Cell::new(true),
             elided: RefCell::new(Vec::new()),
             expanded: RefCell::new(BTreeSet::new()),
+            elidable_texts: RefCell::new(None),
             updating: Cell::new(false),
             messages,
         });
@@ -356,8 +361,21 @@ impl TextState {
                 let to = self.iter_at(text, &lines, h.span.end);
                 self.buffer.apply_tag_by_name(&name, &from, &to);
             }
-            // From the end backwards, so each anchor goes in before those after it exist.
             let mut elisions = elidable(scene);
+            let texts: BTreeMap<ElisionKey, String> = elisions
+                .iter()
+                .map(|(key, span)| (key.clone(), text[span.start..span.end].to_owned()))
+                .collect();
+            if let Some(before) = self.elidable_texts.borrow().as_ref() {
+                let mut expanded = self.expanded.borrow_mut();
+                for (key, literal) in &texts {
+                    if before.get(key) != Some(literal) {
+                        expanded.insert(key.clone());
+                    }
+                }
+            }
+            *self.elidable_texts.borrow_mut() = Some(texts);
+            // From the end backwards, so each anchor goes in before those after it exist.
             elisions.reverse();
             for (key, span) in elisions {
                 // The end is marked before the anchor goes in, which moves the mark along.

@@ -106,6 +106,11 @@ pub struct Viewer {
     /// Where the bodies go over the motion computed so far, and up to what time it was
     /// found: the ground lies under it (see [`Viewer::stage`]).
     stage: Cell<Option<(f64, Option<Bounds>)>>,
+    /// The bodies of the scene last prepared, by name: a fitted view is fitted again when one
+    /// comes or goes, so a new body is in sight.
+    bodies: RefCell<Vec<String>>,
+    /// Whether the status under the picture tells of an error in the text.
+    said_text_error: Cell<bool>,
 }
 
 /// The handle kinds shown in a new viewer.
@@ -150,6 +155,8 @@ impl Viewer {
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
             stage: Cell::new(None),
+            bodies: RefCell::new(Vec::new()),
+            said_text_error: Cell::new(false),
         });
         viewer.prepare();
         viewer
@@ -195,6 +202,11 @@ impl Viewer {
             *self.prepared.borrow_mut() = None;
             return;
         };
+        let bodies: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
+        if *self.bodies.borrow() != bodies {
+            self.refit();
+            *self.bodies.borrow_mut() = bodies;
+        }
         match SceneFrames::new(&scene) {
             Ok(frames) => {
                 let dragging = self.gestures.borrow().handle().is_some();
@@ -222,6 +234,9 @@ impl Viewer {
                     self.stop_live();
                     self.say("The scene changed, so Live is off: press Live to run the new scene.");
                 }
+                if self.said_text_error.take() {
+                    self.say("");
+                }
                 self.prepare();
                 self.keep_selection_valid();
                 self.span_changed();
@@ -234,10 +249,26 @@ impl Viewer {
                     self.redraw();
                 }
             }
-            Event::TextChanged { .. }
-            | Event::SimulationFailed(_)
-            | Event::SceneError(_)
-            | Event::FileChanged => {}
+            Event::SceneError(_) => self.tell_text_error(),
+            Event::TextChanged { .. } | Event::SimulationFailed(_) | Event::FileChanged => {}
+        }
+    }
+
+    /// Says under the picture that the text has an error and where, since the picture shows
+    /// the last scene that evaluated (nothing, when none has).
+    pub fn tell_text_error(&self) {
+        if let Some(error) = self.editor.session.error() {
+            let shown = if self.editor.session.scene().is_some() {
+                "the picture shows the scene before it"
+            } else {
+                "nothing can be shown until it is corrected"
+            };
+            self.say(&format!(
+                "The text has an error at line {}, column {} ({shown}): correct it in the \
+                 language viewer and press Update.",
+                error.at.line, error.at.column
+            ));
+            self.said_text_error.set(true);
         }
     }
 
@@ -293,7 +324,8 @@ impl Viewer {
 
     // --- drawing ---------------------------------------------------------------------------
 
-    /// The camera of the next picture: the view's, the scene's, or the default fitted now.
+    /// The camera of the next picture: the view's, the scene's, or the default fitted now to
+    /// the initial state the handles edit.
     fn camera_choice(
         &self,
         scene: &Scene,
@@ -313,6 +345,17 @@ impl Viewer {
         };
         self.view.set(view);
         choice
+    }
+
+    /// Fits the default view again at the next picture, unless the user moved the view, or a
+    /// handle drag or a live run is under way (the view stays while they last).
+    fn refit(&self) {
+        if self.gestures.borrow().handle().is_some() || self.is_live() {
+            return;
+        }
+        let mut view = self.view.get();
+        view.refit();
+        self.view.set(view);
     }
 
     /// Goes back to the view the viewer started with: the scene's camera, or the bodies

@@ -369,6 +369,11 @@ impl Viewer {
 
     /// The body under `at` as drawn now.
     fn body_at(&self, at: Point2<f64>) -> Option<BodyClick> {
+        self.surface_at(at).map(|(body, _)| body)
+    }
+
+    /// The body under `at` as drawn now, and the outward normal of its surface there.
+    fn surface_at(&self, at: Point2<f64>) -> Option<(BodyClick, Vector3<f64>)> {
         let (camera, viewport) = self.camera_and_viewport()?;
         let scene = self.editor.session.scene()?;
         let prepared = self.prepared.borrow();
@@ -384,22 +389,48 @@ impl Viewer {
         let state = states
             .body_state(hit.body, time)
             .or_else(|| initial.body_state(hit.body, 0.0))?;
-        Some(BodyClick {
+        let body = BodyClick {
             body: hit.body,
             local: state.to_body(&hit.hit.point),
             world: hit.hit.point,
-        })
+        };
+        Some((body, hit.hit.normal))
     }
 
-    /// What a Create command needs to know about a click at `at`.
+    /// Where the pointer at `at` meets the ground the last picture showed under the bodies,
+    /// when it does within the ground's reach, and the ground's normal.
+    fn ground_at(&self, at: Point2<f64>) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let (camera, viewport) = self.camera_and_viewport()?;
+        let ground = self.last_frame.borrow().as_ref()?.ground.clone()?;
+        let ray = pointer_ray(&camera, &viewport, at);
+        let normal = ground.normal.into_inner();
+        let towards = ray.direction().dot(&normal);
+        if towards > -1e-9 {
+            return None;
+        }
+        let t = (ground.origin.coords - ray.origin()).dot(&normal) / towards;
+        let point = ray.at(t);
+        (t > 0.0 && (point - ground.origin.coords).norm() <= ground.extent)
+            .then_some((point, normal))
+    }
+
+    /// What a Create command needs to know about a click at `at`: the surface of a body
+    /// under it, else the ground's, else the point at the depth of the view's centre.
     fn click_at(&self, at: Point2<f64>) -> Option<CreateClick> {
         let (camera, viewport) = self.camera_and_viewport()?;
-        let body = self.body_at(at);
-        let depth = -camera.to_eye(&camera.centre).z;
-        let point = body.map_or_else(
-            || camera.unproject_at_depth(at, depth, &viewport).coords,
-            |b| b.world,
-        );
+        let hit = self.surface_at(at);
+        let body = hit.map(|(body, _)| body);
+        let (point, surface) = match hit {
+            Some((body, normal)) => (body.world, Some(normal)),
+            None => match self.ground_at(at) {
+                Some((point, normal)) => (point, Some(normal)),
+                None => {
+                    let depth = -camera.to_eye(&camera.centre).z;
+                    let point = camera.unproject_at_depth(at, depth, &viewport).coords;
+                    (point, None)
+                }
+            },
+        };
         let trajectory = {
             let all: Vec<Handle> = self
                 .handles()
@@ -412,6 +443,7 @@ impl Viewer {
         };
         Some(CreateClick {
             point,
+            surface,
             body,
             trajectory,
             time: self.time.get(),
