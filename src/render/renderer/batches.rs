@@ -20,11 +20,11 @@ use std::ops::Range;
 
 /// How far a highlighted handle's colour moves towards white, and how much it grows.
 const HIGHLIGHT_BRIGHTEN: f32 = 0.5;
-const HIGHLIGHT_GROWTH: f64 = 1.5;
+pub(super) const HIGHLIGHT_GROWTH: f64 = 1.5;
 /// Arrowhead length on the screen, in pixels (at most half the arrow).
-const ARROWHEAD_PIXELS: f64 = 14.0;
+pub(super) const ARROWHEAD_PIXELS: f64 = 14.0;
 /// Radius of trajectory control-point markers, in pixels.
-const MARKER_PIXELS: f64 = 3.5;
+pub(super) const MARKER_PIXELS: f64 = 3.5;
 /// Level of detail of the sphere used for trajectory markers: the coarsest, since they are a
 /// few pixels across.
 pub(super) const MARKER_SPHERE_LEVEL: u32 = 0;

@@ -10,7 +10,7 @@
 //! arrowheads and shadow filtering) and every pass draws inside it exactly as it would over
 //! the whole picture, so the result is the picture a full redraw gives.
 
-use super::batches::{Eye, MeshRef, SELECTED};
+use super::batches::{Eye, MeshRef, ARROWHEAD_PIXELS, HIGHLIGHT_GROWTH, MARKER_PIXELS, SELECTED};
 use super::cull::{footprint, Footprint, TILE};
 use super::gpu::Instance;
 use super::prepare::{GroundValues, LightValues};
@@ -20,18 +20,12 @@ use nalgebra::{Matrix4, Point3, Vector4};
 
 /// Pixels around items drawn at a fixed size on the screen (line width, edge fading).
 const MARGIN_PIXELS: f64 = 2.0;
-/// Arrowheads reach this far (pixels) around an arrow's tip; see `batches::ARROWHEAD_PIXELS`.
-const ARROWHEAD_REACH_PIXELS: f64 = 16.0;
-/// Trajectory markers' reach (pixels) around their control points.
-const MARKER_REACH_PIXELS: f64 = 6.0;
 /// How far (shadow-map texels) a caster's shadow may spread past its bounding sphere:
 /// filtering and the lookups' offset along the normal.
 const SHADOW_MARGIN_TEXELS: f64 = 3.0;
 /// A region larger than this share of the picture (or map) is drawn as a whole frame, which
 /// culls hidden bodies (the region's frame draws every body reaching into it).
 const LARGEST_SHARE: (u64, u64) = (1, 3);
-/// Handles grow this much when highlighted; see `batches::HIGHLIGHT_GROWTH`.
-const HANDLE_GROWTH: f64 = 1.5;
 
 /// Everything about a picture besides its items: when any of it changes, every pixel may.
 #[derive(Clone, PartialEq)]
@@ -291,7 +285,7 @@ pub(super) fn changed_region(
             }
         }
     }
-    let handle_pixels = f64::from(setting.handle_radius) * HANDLE_GROWTH + 1.0;
+    let handle_pixels = f64::from(setting.handle_radius) * HIGHLIGHT_GROWTH + 1.0;
     for (a, b) in old.handles.iter().zip(&frame.handles) {
         if a != b {
             changes.point(&a.position, handle_pixels);
@@ -302,7 +296,7 @@ pub(super) fn changed_region(
         if a != b {
             for arrow in [a, b] {
                 changes.point(&arrow.origin, 0.0);
-                changes.point(&(arrow.origin + arrow.vector), ARROWHEAD_REACH_PIXELS);
+                changes.point(&(arrow.origin + arrow.vector), ARROWHEAD_PIXELS);
             }
         }
     }
@@ -321,7 +315,7 @@ pub(super) fn changed_region(
                     changes.point(p, 0.0);
                 }
                 for p in &polyline.control_points {
-                    changes.point(p, MARKER_REACH_PIXELS);
+                    changes.point(p, MARKER_PIXELS);
                 }
             }
         }
