@@ -8,7 +8,8 @@
 //! Frames are counted on the viewer window's frame clock. The latency runs from the motion event (seen by a controller
 //! in the capture phase, before the viewer's own gesture) to the language viewer's buffer
 //! changing, and is compared with the time to evaluate the scene text once (part of every
-//! edit, since the text is the document).
+//! edit, since the text is the document). Both drags start once the simulation the editor
+//! ran on opening the scene has finished.
 //!
 //! Run: `cargo bench --bench editor` (needs Xvfb and xdotool: scripts/deps).
 
@@ -16,6 +17,7 @@ use asgard::render::camera::Viewport;
 use asgard::render::scene_frame::SceneFrames;
 use asgard::scene::evaluate;
 use asgard::scene::handles::HandleScales;
+use asgard::session::SimStatus;
 use asgard::ui;
 use asgard::ui::graphical::{initial_options, initial_view};
 #[path = "../tests/private_display/mod.rs"]
@@ -226,6 +228,9 @@ fn main() {
     let text_view: gtk::TextView = find(language.upcast_ref()).expect("the language viewer");
     let buffer = text_view.buffer();
     run_until(|| area.width() > 0);
+    // The session simulated the scene when it was made: both drags are measured with that
+    // run finished, the editor idle (no run starts during them: auto-simulation is off).
+    run_until(|| !matches!(session.status(), SimStatus::Running(_)));
     let settle = Instant::now();
     run_until(|| settle.elapsed() > Duration::from_millis(500));
 

@@ -582,3 +582,63 @@ fn the_gizmo_shows_the_axes_in_the_lower_left_corner() {
         );
     }
 }
+
+/// The stage with a ball at `x` behind the cube, its handle and a velocity arrow, the cube
+/// hovered or not: what a frame of a handle drag looks like.
+fn drag_frame(x: f64, hovered: bool) -> Frame {
+    let mut frame = stage_frame(Looks::ALL);
+    frame.objects[0].hovered = hovered;
+    frame
+        .objects
+        .push(object(BALL, [x, 0.5, -1.0], [0.3, 0.5, 0.8, 1.0]));
+    frame
+        .objects
+        .push(object(BALL, [1.5, 0.5, -1.5], [0.8, 0.8, 0.3, 1.0]));
+    frame.handles = vec![
+        Handle {
+            position: Point3::new(x, 0.5, -1.0),
+            colour: [1.0, 0.2, 0.2, 1.0],
+            highlighted: true,
+        },
+        Handle {
+            position: Point3::new(1.5, 0.5, -1.5),
+            colour: [1.0, 0.2, 0.2, 1.0],
+            highlighted: false,
+        },
+    ];
+    frame.arrows = vec![asgard::render::frame::Arrow {
+        origin: Point3::new(x, 0.5, -1.0),
+        vector: Vector3::new(0.0, 0.8, 0.0),
+        colour: [0.2, 0.8, 0.2, 1.0],
+    }];
+    frame
+}
+
+#[test]
+fn a_frame_drawn_again_where_things_moved_is_the_whole_frame_drawn_anew() {
+    // The renderer keeps the last picture and draws a frame that differs only in some items
+    // again only where they were and are (with their shadows): a ball dragged, its handle
+    // and arrow following, the cube hovered.
+    let mut kept = target();
+    let before = kept.render(&drag_frame(-1.4, false)).unwrap();
+    let moved = drag_frame(-0.9, true);
+    let again = kept.render(&moved).unwrap();
+    let anew = target().render(&moved).unwrap();
+    save(&again, "drag-drawn-again");
+    save(&anew, "drag-drawn-anew");
+    let differing = |a: &RgbaImage, b: &RgbaImage| {
+        (0..HEIGHT)
+            .flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
+            .filter(|&(x, y)| a.pixel(x, y) != b.pixel(x, y))
+            .count()
+    };
+    assert!(
+        differing(&before, &again) > 500,
+        "the ball did not move in the picture"
+    );
+    assert_eq!(
+        differing(&again, &anew),
+        0,
+        "the picture drawn again differs from the frame drawn anew"
+    );
+}

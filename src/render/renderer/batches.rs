@@ -9,6 +9,7 @@
 //! triangles, one filling the picture a few thousand, and every silhouette stays within a
 //! third of a pixel of the true circle.
 
+use super::changes::Region;
 use super::cull::{footprint, DepthTiles, Footprint};
 use super::gpu::{point_f32, Instance, LineVertex};
 use crate::render::camera::{Camera, Viewport};
@@ -19,11 +20,11 @@ use std::ops::Range;
 
 /// How far a highlighted handle's colour moves towards white, and how much it grows.
 const HIGHLIGHT_BRIGHTEN: f32 = 0.5;
-const HIGHLIGHT_GROWTH: f64 = 1.5;
+pub(super) const HIGHLIGHT_GROWTH: f64 = 1.5;
 /// Arrowhead length on the screen, in pixels (at most half the arrow).
-const ARROWHEAD_PIXELS: f64 = 14.0;
+pub(super) const ARROWHEAD_PIXELS: f64 = 14.0;
 /// Radius of trajectory control-point markers, in pixels.
-const MARKER_PIXELS: f64 = 3.5;
+pub(super) const MARKER_PIXELS: f64 = 3.5;
 /// Level of detail of the sphere used for trajectory markers: the coarsest, since they are a
 /// few pixels across.
 pub(super) const MARKER_SPHERE_LEVEL: u32 = 0;
@@ -34,6 +35,10 @@ const SPHERE_TOLERANCE_PIXELS: f64 = 0.35;
 /// How far (shadow-map texels) a sphere's outline may fall inside the true circle in the
 /// shadow map, whose lookups blur over a texel anyway.
 const SHADOW_TOLERANCE_TEXELS: f64 = 1.0;
+/// How far the aids' meshes reach from their origin, in units of their scale: the unit
+/// sphere 1, the arrowhead's cone 1.06, a handle's square √2 grown by a pixel (up to twice
+/// for a handle a pixel across).
+const AID_REACH: f64 = 3.0;
 /// Bodies per depth slab at least; a frame has at most `MAX_SLABS`.
 const SLAB_SIZE: usize = 256;
 const MAX_SLABS: usize = 8;
@@ -189,6 +194,34 @@ pub(super) struct Culling<'a> {
     pub shown: &'a [bool],
 }
 
+/// A frame drawn again only in a region of the picture (see [`super::changes`]): the bodies
+/// whose bounding spheres reach into it.
+pub(super) struct Partial<'a> {
+    /// World (relative to the frame's origin) to eye.
+    pub view: &'a Matrix4<f64>,
+    pub projection: &'a Matrix4<f64>,
+    pub size: (u32, u32),
+    pub region: Region,
+}
+
+impl Partial<'_> {
+    /// Whether an aid's instance (a marker, arrowhead or handle: its mesh within
+    /// [`AID_REACH`] of its origin, times its scale) may cover the region.
+    fn meets(&self, instance: &Instance) -> bool {
+        let m = instance.model.map(f64::from);
+        let centre = Point3::new(m[12], m[13], m[14]);
+        let scale = Vector3::new(m[0], m[1], m[2]).norm();
+        let reach = footprint(
+            self.view,
+            self.projection,
+            self.size,
+            &centre,
+            scale * AID_REACH,
+        );
+        self.region.meets(&reach)
+    }
+}
+
 /// The bodies of a culled view that wait for the first pass's depth.
 #[derive(Default)]
 pub(super) struct Culled {
@@ -221,24 +254,15 @@ impl Culled {
         self.drawn.clear();
     }
 
-    /// The footprints of `spheres` (world, relative to the frame's origin; one per body), and
-    /// the bodies of `keyed` (near to far) the view did not show moved to the late ones,
-    /// unless off the picture.
+    /// The bodies' `footprints` (one per body) kept, and the bodies of `keyed` (near to far)
+    /// the view did not show moved to the late ones, unless off the picture.
     fn split(
         &mut self,
         culling: &Culling,
-        spheres: impl Iterator<Item = (Point3<f64>, f64)>,
+        footprints: impl Iterator<Item = Footprint>,
         keyed: &mut Vec<Keyed>,
     ) {
-        self.footprints.extend(spheres.map(|(centre, radius)| {
-            footprint(
-                culling.view,
-                culling.projection,
-                culling.size,
-                &centre,
-                radius,
-            )
-        }));
+        self.footprints.extend(footprints);
         let (footprints, late) = (&self.footprints, &mut self.late);
         keyed.retain(|k| {
             let shown = culling.shown.get(k.object).copied().unwrap_or(false);
@@ -308,22 +332,30 @@ impl Batches {
         eye: &Eye,
         mesh: impl Fn(MeshKey) -> MeshInfo,
         culling: Option<Culling>,
+        partial: Option<Partial>,
     ) {
         self.instances.clear();
         self.list.clear();
         self.culled.clear();
         let solid = !frame.wireframe;
-        self.objects = self.fill_objects(frame, eye, &mesh, solid, culling);
+        self.objects = self.fill_objects(frame, eye, &mesh, solid, culling, partial.as_ref());
         self.outlines = if solid {
             self.fill_outlines(frame, eye, &mesh)
         } else {
             self.list.len()..self.list.len()
         };
-        let markers = marker_instances(frame, eye);
+        // A frame drawn again in a region draws the aids reaching into it.
+        let within = |mut instances: Vec<Instance>| {
+            if let Some(p) = &partial {
+                instances.retain(|i| p.meets(i));
+            }
+            instances
+        };
+        let markers = within(marker_instances(frame, eye));
         self.markers = self.push(MeshRef::Sphere(MARKER_SPHERE_LEVEL), markers);
-        let arrowheads = arrowhead_instances(frame, eye);
+        let arrowheads = within(arrowhead_instances(frame, eye));
         self.arrowheads = self.push(MeshRef::Arrowhead, arrowheads);
-        let handles = handle_instances(frame, eye);
+        let handles = within(handle_instances(frame, eye));
         self.handles = self.push(MeshRef::Disc, handles);
     }
 
@@ -337,6 +369,7 @@ impl Batches {
         mesh: &impl Fn(MeshKey) -> MeshInfo,
         solid: bool,
         culling: Option<Culling>,
+        partial: Option<&Partial>,
     ) -> Range<usize> {
         let mut keyed = std::mem::take(&mut self.keyed);
         keyed.clear();
@@ -363,13 +396,28 @@ impl Batches {
                 object,
             }
         }));
+        if let Some(p) = partial {
+            keyed.retain(|k| {
+                let o = &frame.objects[k.object];
+                let centre = Point3::from(o.placement() * Point3::origin() - eye.origin);
+                let reach = footprint(p.view, p.projection, p.size, &centre, mesh(o.mesh).radius);
+                p.region.meets(&reach)
+            });
+        }
         keyed.sort_by(|a, b| a.depth.total_cmp(&b.depth));
         if let Some(culling) = &culling {
-            let spheres = frame.objects.iter().map(|o| {
-                let centre = o.placement() * Point3::origin();
-                (Point3::from(centre - eye.origin), mesh(o.mesh).radius)
+            let footprints = frame.objects.iter().map(|o| {
+                let centre = Point3::from(o.placement() * Point3::origin() - eye.origin);
+                let radius = mesh(o.mesh).radius;
+                footprint(
+                    culling.view,
+                    culling.projection,
+                    culling.size,
+                    &centre,
+                    radius,
+                )
             });
-            self.culled.split(culling, spheres, &mut keyed);
+            self.culled.split(culling, footprints, &mut keyed);
         }
         let start = self.list.len();
         let (list, instances) = (&mut self.list, &mut self.instances);
@@ -479,11 +527,14 @@ fn drawn_mesh(
 /// The shadow casters: every body as the light sees it, near to far from the light in slabs
 /// grouped by mesh (as the bodies are for the eye), spheres at a level fitted to the map's
 /// texel. Independent of the view, so a frame that only turns the view casts the same
-/// shadows (then the map is not drawn again).
+/// shadows (then the map is not drawn again), and when a few bodies moved the map is drawn
+/// again only where they were and are (see [`super::changes::changed_casters`]).
 #[derive(Default)]
 pub(super) struct Casters {
-    /// Every caster, in drawing order: what the map holds when drawn from them.
+    /// Every caster, in the frame's order: what the map holds when drawn from them.
     pub all: Vec<(MeshRef, Instance)>,
+    /// Where each caster reaches into the map.
+    pub reach: Vec<Footprint>,
     /// The first pass (with culling, those the light saw last time), batched.
     pub list: Vec<Batch>,
     pub instances: Vec<Instance>,
@@ -493,53 +544,71 @@ pub(super) struct Casters {
 }
 
 impl Casters {
-    /// Fills the casters of `frame` for a light whose clip space `culling.view` and
-    /// `culling.projection` lead to, whose map texels are `texel` long in the world.
-    /// Without `shown` (a body count of the light's last view), nothing is culled.
-    pub fn fill(
+    /// Places the casters of `frame` for a light whose clip space `light.view` and
+    /// `light.projection` lead to, whose map texels are `texel` long in the world: fills
+    /// [`Casters::all`] and [`Casters::reach`]; [`Casters::batch`] then batches them.
+    pub fn place(
         &mut self,
         frame: &Frame,
         eye: &Eye,
-        culling: &Culling,
+        light: &Culling,
         texel: f64,
         mesh: impl Fn(MeshKey) -> MeshInfo,
-        cull: bool,
     ) {
-        let clip = culling.projection * culling.view;
+        let clip = light.projection * light.view;
         self.keyed.clear();
-        self.keyed
-            .extend(frame.objects.iter().enumerate().map(|(object, o)| {
-                let placement = o.placement();
-                let centre = placement * Point3::origin();
-                let (mesh, model) = match mesh(o.mesh).sphere {
-                    Some(radius) => (
-                        MeshRef::Sphere(sphere_level(
-                            radius / texel.max(1e-12) * SPHERE_TOLERANCE_PIXELS
-                                / SHADOW_TOLERANCE_TEXELS,
-                        )),
-                        placement.to_homogeneous() * Matrix4::new_scaling(radius),
-                    ),
-                    None => (MeshRef::Scene(o.mesh), placement.to_homogeneous()),
-                };
-                let at = clip * Point3::from(centre - eye.origin).to_homogeneous();
-                Keyed {
-                    depth: at.z / at.w,
-                    mesh,
-                    instance: eye.instance(&model, o.colour),
-                    object,
-                }
-            }));
-        self.keyed.sort_by(|a, b| a.depth.total_cmp(&b.depth));
+        self.reach.clear();
+        for (object, o) in frame.objects.iter().enumerate() {
+            let placement = o.placement();
+            let centre = placement * Point3::origin();
+            let info = mesh(o.mesh);
+            let (mesh, model) = match info.sphere {
+                Some(radius) => (
+                    MeshRef::Sphere(sphere_level(
+                        radius / texel.max(1e-12) * SPHERE_TOLERANCE_PIXELS
+                            / SHADOW_TOLERANCE_TEXELS,
+                    )),
+                    // A ball's depths do not depend on its turn: dropping it keeps the map
+                    // when balls only spin.
+                    Translation3::from(centre.coords).to_homogeneous()
+                        * Matrix4::new_scaling(radius),
+                ),
+                None => (MeshRef::Scene(o.mesh), placement.to_homogeneous()),
+            };
+            let relative = Point3::from(centre - eye.origin);
+            let at = clip * relative.to_homogeneous();
+            self.keyed.push(Keyed {
+                depth: at.z / at.w,
+                mesh,
+                instance: eye.instance(&model, o.colour),
+                object,
+            });
+            self.reach.push(footprint(
+                light.view,
+                light.projection,
+                light.size,
+                &relative,
+                info.radius,
+            ));
+        }
         self.all.clear();
         self.all
             .extend(self.keyed.iter().map(|k| (k.mesh, k.instance)));
+        self.keyed.sort_by(|a, b| a.depth.total_cmp(&b.depth));
+    }
+
+    /// Batches the placed casters near to far from the light: with `culling` (the light's
+    /// last view), those it did not show wait for the second pass; with `region`, only those
+    /// reaching into it.
+    pub fn batch(&mut self, culling: Option<&Culling>, region: Option<Region>) {
         self.culled.clear();
-        if cull {
-            let spheres = frame.objects.iter().map(|o| {
-                let centre = o.placement() * Point3::origin();
-                (Point3::from(centre - eye.origin), mesh(o.mesh).radius)
-            });
-            self.culled.split(culling, spheres, &mut self.keyed);
+        if let Some(region) = region {
+            let reach = &self.reach;
+            self.keyed.retain(|k| region.meets(&reach[k.object]));
+        }
+        if let Some(culling) = culling {
+            self.culled
+                .split(culling, self.reach.iter().copied(), &mut self.keyed);
         }
         self.list.clear();
         self.instances.clear();

@@ -54,7 +54,7 @@ impl Shown {
     }
 }
 /// The side of a depth tile, in pixels.
-const TILE: usize = 8;
+pub(super) const TILE: usize = 8;
 
 /// Where a body's bounding sphere can cover the picture: a rectangle of tiles and the window
 /// depth (0 near to 1 far) of its nearest point.

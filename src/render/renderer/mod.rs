@@ -18,11 +18,16 @@
 //!    copies into the caller's framebuffer, smoothing edges on the way;
 //! 6. the **axis gizmo** ([`gizmo`]) in the lower left corner.
 //!
+//! When a frame differs from the last one drawn only in a few items (a handle dragged, a
+//! body hovered), passes 1 to 4 draw again only where those items were and are
+//! ([`changes`]), over the picture kept in the anti-aliasing pass's texture.
+//!
 //! Each of shadows, ground, grid, anti-aliasing and gizmo follows the frame's
 //! [`Looks`](crate::render::frame::Looks). Drawing can also be run stage by stage
 //! ([`Renderer::prepare`], [`Renderer::upload`], [`Renderer::submit`]) to time each.
 
 mod batches;
+mod changes;
 mod cull;
 mod gizmo;
 mod gpu;
@@ -31,13 +36,14 @@ mod prepare;
 mod shadow;
 
 use super::camera::Viewport;
-use super::frame::{plane_axes, Frame, Light, Rgba};
+use super::frame::{plane_axes, Frame, Light, Object, Rgba};
 use super::mesh::{Mesh, MeshKey, MeshLibrary, MeshShape, Vertex};
 use super::shader::{
     attribute, unit, GroundVariant, MeshProgram, MeshVariant, Programs, ShaderDialect, MAX_LIGHTS,
 };
-use batches::{fill_lines, Batch, Batches, Casters, Culling, Eye, MeshInfo, MeshRef};
-use cull::{DepthTiles, Shown};
+use batches::{fill_lines, Batch, Batches, Casters, Culling, Eye, MeshInfo, MeshRef, Partial};
+use changes::{Kept, Region, Setting};
+use cull::{DepthTiles, Footprint, Shown};
 use glow::HasContext;
 use gpu::{as_bytes, matrix_f32, GpuMesh, Instance, LineVertex, Primitive};
 use nalgebra::{Matrix4, Point3, Vector3};
@@ -96,11 +102,13 @@ struct Builtin {
     disc: GpuMesh,
 }
 
-/// What the shadow map was last drawn from: the light's view, the map's size, the casters.
+/// What the shadow map was last drawn from: the light's view, the map's size, the casters
+/// and where they reach into the map.
 struct ShadowDrawn {
     clip: Matrix4<f64>,
     size: u32,
     casters: Vec<(MeshRef, Instance)>,
+    reach: Vec<Footprint>,
 }
 
 /// Draws frames for one GL context. The context must be current whenever a method is called
@@ -136,6 +144,8 @@ pub struct Renderer {
     /// Depths read back for culling.
     depths: Vec<f32>,
     prepared: Option<Prepared>,
+    /// The picture the picture target holds, for redrawing only what changed.
+    kept: Option<Kept>,
 }
 
 impl Renderer {
@@ -191,6 +201,7 @@ impl Renderer {
                 shown: Shown::default(),
                 depths: Vec::new(),
                 prepared: None,
+                kept: None,
             })
         }
     }
@@ -208,6 +219,7 @@ impl Renderer {
             if let Some(old) = self.meshes.insert(key, gpu) {
                 old.delete(&self.gl);
                 self.shadow_drawn = None;
+                self.kept = None;
             }
         }
         Ok(())
@@ -277,7 +289,7 @@ impl Renderer {
                 .gl
                 .get_parameter_framebuffer(glow::DRAW_FRAMEBUFFER_BINDING);
             if let Some(view) = prepared.shadow.as_ref().filter(|_| prepared.shadow_stale) {
-                self.draw_shadow_map(view)?;
+                self.draw_shadow_map(view, prepared.shadow_region)?;
             }
             let programs = &mut self.programs;
             programs
@@ -297,12 +309,15 @@ impl Renderer {
             } else {
                 destination
             };
-            self.draw_bodies(&prepared, into);
-            if prepared.culling {
-                self.draw_late_bodies(&prepared);
+            if prepared.region.is_none_or(|r| !r.is_empty()) {
+                self.draw_bodies(&prepared, into);
+                if prepared.culling {
+                    self.draw_late_bodies(&prepared);
+                }
             }
             self.draw_rest(&prepared, destination);
         }
+        self.kept = prepared.keep;
         Ok(())
     }
 
@@ -312,6 +327,9 @@ impl Renderer {
         let (width, height) = (prepared.width, prepared.height);
         gl.bind_framebuffer(glow::FRAMEBUFFER, into);
         gl.viewport(0, 0, width as i32, height as i32);
+        if let Some(region) = prepared.region {
+            scissor(gl, region);
+        }
         let [r, g, b, a] = prepared.background;
         gl.clear_color(r, g, b, a);
         gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
@@ -395,9 +413,8 @@ impl Renderer {
         );
     }
 
-    /// Every pass after the bodies: outlines, ground, aids, handles, then (anti-aliased) into
-    /// `destination`, and the gizmo.
-    unsafe fn draw_rest(&self, prepared: &Prepared, destination: Option<glow::Framebuffer>) {
+    /// Outlines, ground, markers, arrowheads, lines and handles, over the bodies.
+    unsafe fn draw_aids(&self, prepared: &Prepared) {
         let gl = &self.gl;
         let (width, height) = (prepared.width, prepared.height);
         let mesh = self.programs.mesh(prepared.mesh_variant());
@@ -470,7 +487,17 @@ impl Renderer {
             self.draw_batches(handles, self.instance_buffer, Primitive::Triangles);
             gl.enable(glow::DEPTH_TEST);
         }
+    }
 
+    /// Every pass after the bodies: outlines, ground, aids, handles, then (anti-aliased) into
+    /// `destination`, and the gizmo.
+    unsafe fn draw_rest(&self, prepared: &Prepared, destination: Option<glow::Framebuffer>) {
+        let gl = &self.gl;
+        let (width, height) = (prepared.width, prepared.height);
+        if prepared.region.is_none_or(|r| !r.is_empty()) {
+            self.draw_aids(prepared);
+        }
+        gl.disable(glow::SCISSOR_TEST);
         if prepared.antialias {
             self.antialias(destination, width, height);
         }
@@ -484,9 +511,13 @@ impl Renderer {
         gl.active_texture(glow::TEXTURE0);
     }
 
-    /// Draws the shadow map of the prepared casters (in two passes when culling them) and
-    /// keeps what it holds.
-    unsafe fn draw_shadow_map(&mut self, view: &ShadowView) -> Result<(), RenderError> {
+    /// Draws the shadow map of the prepared casters (in two passes when culling them), or
+    /// only its `region`, and keeps what it holds.
+    unsafe fn draw_shadow_map(
+        &mut self,
+        view: &ShadowView,
+        region: Option<Region>,
+    ) -> Result<(), RenderError> {
         if self
             .shadow_map
             .as_ref()
@@ -505,6 +536,9 @@ impl Renderer {
         let side = view.size as i32;
         gl.viewport(0, 0, side, side);
         gl.depth_mask(true);
+        if let Some(region) = region {
+            scissor(gl, region);
+        }
         gl.clear(glow::DEPTH_BUFFER_BIT);
         gl.enable(glow::DEPTH_TEST);
         gl.depth_func(glow::LEQUAL);
@@ -540,10 +574,12 @@ impl Renderer {
             }
         }
         self.gl.disable(glow::POLYGON_OFFSET_FILL);
+        self.gl.disable(glow::SCISSOR_TEST);
         self.shadow_drawn = Some(ShadowDrawn {
             clip: view.clip,
             size: view.size,
             casters: std::mem::take(&mut self.casters.all),
+            reach: std::mem::take(&mut self.casters.reach),
         });
         Ok(())
     }
@@ -795,6 +831,17 @@ unsafe fn set_view_uniforms(
         .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
     gl.uniform_matrix_4_f32_slice(shadow_at.as_ref(), false, &matrix_f32(&shadow));
     gl.uniform_1_f32(offset_at.as_ref(), offset as f32);
+}
+
+/// Limits drawing and clearing to `region`.
+unsafe fn scissor(gl: &glow::Context, region: Region) {
+    gl.enable(glow::SCISSOR_TEST);
+    gl.scissor(
+        region.x0 as i32,
+        region.y0 as i32,
+        (region.x1 - region.x0) as i32,
+        (region.y1 - region.y0) as i32,
+    );
 }
 
 /// A square from −1 to 1 in x and y, facing +z: the handles' discs are drawn on it.

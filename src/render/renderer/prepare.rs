@@ -6,7 +6,7 @@
 use super::*;
 
 /// The frame's lights as the shaders take them.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 pub(super) struct LightValues {
     pub(super) count: usize,
     /// Eye space: position (w = 1) or direction towards the light (w = 0).
@@ -20,6 +20,7 @@ pub(super) struct LightValues {
 }
 
 /// The ground as the ground program takes it.
+#[derive(Clone, PartialEq)]
 pub(super) struct GroundValues {
     pub(super) origin: [f32; 3],
     pub(super) axis_u: [f32; 3],
@@ -47,8 +48,9 @@ pub(super) struct Prepared {
     pub(super) background: Rgba,
     pub(super) wireframe: bool,
     pub(super) shadow: Option<ShadowView>,
-    /// The shadow map must be drawn again.
+    /// The shadow map must be drawn again: all of it, or only in this region.
     pub(super) shadow_stale: bool,
+    pub(super) shadow_region: Option<Region>,
     pub(super) ground: Option<GroundValues>,
     pub(super) antialias: bool,
     /// Bodies are culled (see [`cull`]).
@@ -56,6 +58,10 @@ pub(super) struct Prepared {
     /// The scene's line vertices (the gizmo's letters follow them).
     pub(super) lines: Range<usize>,
     pub(super) gizmo: Option<gizmo::Gizmo>,
+    /// Drawn again only in this region of the kept picture (see [`changes`]).
+    pub(super) region: Option<Region>,
+    /// What the picture target holds once this frame is drawn.
+    pub(super) keep: Option<Kept>,
 }
 
 impl Prepared {
@@ -117,44 +123,6 @@ impl Renderer {
         }
         let projection = camera.projection_matrix(viewport.aspect(), near, far);
 
-        let meshes = &self.meshes;
-        let info = |key: MeshKey| {
-            let mesh = &meshes[&key];
-            MeshInfo {
-                radius: mesh.radius,
-                sphere: mesh.sphere,
-            }
-        };
-        // Depth cannot be read back on OpenGL ES; wireframes hide nothing.
-        let culling = self.dialect == ShaderDialect::Gl33Core
-            && !frame.wireframe
-            && frame.objects.len() >= cull::MIN_BODIES;
-        let shown = self.shown.of(frame.objects.len());
-        self.batches.fill(
-            frame,
-            &eye,
-            info,
-            culling.then_some(Culling {
-                view: &eye.view,
-                projection: &projection,
-                size: (width, height),
-                shown,
-            }),
-        );
-        fill_lines(&mut self.lines, frame, &eye);
-        let scene_lines = 0..self.lines.len();
-        let gizmo = if frame.looks.gizmo {
-            gizmo::gizmo(
-                &camera.rotation,
-                width,
-                height,
-                &mut self.batches,
-                &mut self.lines,
-            )
-        } else {
-            None
-        };
-
         let lights = frame.effective_lights();
         let solid_bodies = !frame.wireframe && !frame.objects.is_empty();
         let shadow = if frame.looks.shadows && solid_bodies {
@@ -172,26 +140,6 @@ impl Renderer {
         } else {
             None
         };
-        let mut shadow_stale = false;
-        if let Some(view) = &shadow {
-            let shown = self.shadow_shown.of(frame.objects.len());
-            let light = Culling {
-                view: &view.view,
-                projection: &view.projection,
-                size: (view.size, view.size),
-                shown,
-            };
-            let cull =
-                self.dialect == ShaderDialect::Gl33Core && frame.objects.len() >= cull::MIN_BODIES;
-            self.casters
-                .fill(frame, &eye, &light, view.texel, info, cull);
-            shadow_stale = self.shadow_drawn.as_ref().is_none_or(|drawn| {
-                drawn.clip != view.clip
-                    || drawn.size != view.size
-                    || drawn.casters != self.casters.all
-            });
-        }
-
         let mut values = LightValues {
             count: lights.len().clamp(1, MAX_LIGHTS),
             positions: [0.0; 4 * MAX_LIGHTS],
@@ -228,6 +176,103 @@ impl Renderer {
                 key_share,
             }
         });
+
+        // Only the anti-aliased picture is kept between frames (in the picture target).
+        let setting = Setting {
+            width,
+            height,
+            view: eye.view,
+            projection,
+            lights: values,
+            background: frame.background,
+            shadow: shadow.clone(),
+            ground: ground.clone(),
+            handle_radius: frame.handle_radius,
+        };
+        let meshes = &self.meshes;
+        let region = self
+            .kept
+            .as_ref()
+            .filter(|_| frame.looks.antialias)
+            .and_then(|kept| {
+                let radius = |o: &Object| meshes.get(&o.mesh).map_or(f64::INFINITY, |m| m.radius);
+                changes::changed_region(kept, frame, &setting, &eye, radius, shadow.as_ref())
+            });
+
+        let info = |key: MeshKey| {
+            let mesh = &meshes[&key];
+            MeshInfo {
+                radius: mesh.radius,
+                sphere: mesh.sphere,
+            }
+        };
+        // Depth cannot be read back on OpenGL ES; wireframes hide nothing; a frame drawn
+        // again in a region draws the few bodies there.
+        let culling = self.dialect == ShaderDialect::Gl33Core
+            && !frame.wireframe
+            && frame.objects.len() >= cull::MIN_BODIES
+            && region.is_none();
+        let shown = self.shown.of(frame.objects.len());
+        self.batches.fill(
+            frame,
+            &eye,
+            info,
+            culling.then_some(Culling {
+                view: &eye.view,
+                projection: &projection,
+                size: (width, height),
+                shown,
+            }),
+            region.map(|region| Partial {
+                view: &eye.view,
+                projection: &projection,
+                size: (width, height),
+                region,
+            }),
+        );
+        fill_lines(&mut self.lines, frame, &eye);
+        let scene_lines = 0..self.lines.len();
+        let gizmo = if frame.looks.gizmo {
+            gizmo::gizmo(
+                &camera.rotation,
+                width,
+                height,
+                &mut self.batches,
+                &mut self.lines,
+            )
+        } else {
+            None
+        };
+
+        let mut shadow_stale = false;
+        let mut shadow_region = None;
+        if let Some(view) = &shadow {
+            let shown = self.shadow_shown.of(frame.objects.len());
+            let light = Culling {
+                view: &view.view,
+                projection: &view.projection,
+                size: (view.size, view.size),
+                shown,
+            };
+            self.casters.place(frame, &eye, &light, view.texel, info);
+            let casters = &self.casters;
+            shadow_region = self
+                .shadow_drawn
+                .as_ref()
+                .filter(|drawn| drawn.clip == view.clip && drawn.size == view.size)
+                .and_then(|drawn| {
+                    changes::changed_casters(
+                        (&drawn.casters, &drawn.reach),
+                        (&casters.all, &casters.reach),
+                        view.size,
+                    )
+                });
+            shadow_stale = shadow_region.is_none_or(|r| !r.is_empty());
+            let cull = self.dialect == ShaderDialect::Gl33Core
+                && frame.objects.len() >= cull::MIN_BODIES
+                && shadow_region.is_none();
+            self.casters.batch(cull.then_some(&light), shadow_region);
+        }
         self.prepared = Some(Prepared {
             width,
             height,
@@ -239,11 +284,17 @@ impl Renderer {
             wireframe: frame.wireframe,
             shadow,
             shadow_stale,
+            shadow_region,
             ground,
             antialias: frame.looks.antialias,
             culling,
             lines: scene_lines,
             gizmo,
+            region,
+            keep: frame.looks.antialias.then(|| Kept {
+                setting,
+                frame: frame.clone(),
+            }),
         });
         Ok(())
     }
