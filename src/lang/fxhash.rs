@@ -5,10 +5,11 @@
 //! `info vars`) must not change from run to run of the same scene, so it must not be seeded
 //! randomly. This is the multiply-rotate hash rustc uses internally ("FxHash").
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 pub type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 

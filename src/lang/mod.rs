@@ -24,7 +24,7 @@ pub mod budget;
 mod cmds;
 mod code;
 pub mod error;
-mod fxhash;
+pub(crate) mod fxhash;
 pub mod interp;
 pub mod list;
 pub mod number;

@@ -78,6 +78,22 @@ impl Expression {
         found
     }
 
+    /// Whether a `[NAME ATTR]` reference names something `wanted` accepts: what
+    /// [`references`](Expression::references) finds, without copying a name (a model update
+    /// asks this of every force and link in the scene).
+    pub fn refers_to(&self, wanted: &dyn Fn(&str) -> bool) -> bool {
+        let mut found = false;
+        visit(&self.tree, &mut |e| {
+            if let ExprKind::Operand(parts) = &e.kind {
+                if let [Part::Command { script, .. }] = parts.as_slice() {
+                    found = found
+                        || reference_words(script).is_some_and(|[(name, _), _]| wanted(&name));
+                }
+            }
+        });
+        found
+    }
+
     /// Whether the expression reads the simulated time `$t`.
     pub fn uses_time(&self) -> bool {
         let mut uses = false;

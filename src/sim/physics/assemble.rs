@@ -14,6 +14,7 @@ use crate::scene::model::{ConstrainedVar, ExprVec, Expression, Scene};
 use crate::sim::VarId;
 use crate::sym::{self, from_ast, Mat3, Node, Pool, Vec3};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Attributes `[BODY ATTR]` may read.
 const BODY_ATTRIBUTES: &str = "x y z dx dy dz rx ry rz drx dry drz mass";
@@ -30,7 +31,7 @@ pub(crate) struct World<'s> {
     /// them.
     steering: Vec<Vec<Steering>>,
     pub symbols: SymbolTable,
-    body_index: HashMap<&'s str, usize>,
+    body_index: Arc<HashMap<String, usize>>,
     trajectory_index: HashMap<&'s str, usize>,
     /// For each moving body's first variable, the body (sorted, for finding a variable's body).
     blocks: Vec<(VarId, usize)>,
@@ -67,19 +68,29 @@ pub(crate) struct Assembled {
 }
 
 /// The scene's bodies and trajectories by name, each name checked to be used once.
-pub(crate) type Names<'s> = (HashMap<&'s str, usize>, HashMap<&'s str, usize>);
+pub(crate) type Names<'s> = (Arc<HashMap<String, usize>>, HashMap<&'s str, usize>);
 
 /// Indexes the scene's bodies and trajectories by name; fails on a name defined twice.
 pub(crate) fn names(scene: &Scene) -> Result<Names<'_>, PhysicsError> {
+    Ok((body_names(scene)?, trajectory_names(scene)?))
+}
+
+/// Indexes the scene's bodies by name; fails on a name defined twice.
+pub(crate) fn body_names(scene: &Scene) -> Result<Arc<HashMap<String, usize>>, PhysicsError> {
     let mut body_index = HashMap::with_capacity(scene.bodies.len());
     for (i, b) in scene.bodies.iter().enumerate() {
-        if body_index.insert(b.name.as_str(), i).is_some() {
+        if body_index.insert(b.name.clone(), i).is_some() {
             return Err(PhysicsError::model(
                 format!("body {} is defined twice", b.name),
                 Some(b.origin.command),
             ));
         }
     }
+    Ok(Arc::new(body_index))
+}
+
+/// Indexes the scene's trajectories by name; fails on a name defined twice.
+pub(crate) fn trajectory_names(scene: &Scene) -> Result<HashMap<&str, usize>, PhysicsError> {
     let mut trajectory_index = HashMap::new();
     for (i, t) in scene.trajectories.iter().enumerate() {
         if trajectory_index.insert(t.name.as_str(), i).is_some() {
@@ -89,7 +100,7 @@ pub(crate) fn names(scene: &Scene) -> Result<Names<'_>, PhysicsError> {
             ));
         }
     }
-    Ok((body_index, trajectory_index))
+    Ok(trajectory_index)
 }
 
 impl<'s> Assembly<'s> {
@@ -296,7 +307,7 @@ const STEERING_SETTLE: f64 = 50.0;
 /// For each body, the trajectories attached to its angular velocity, as nodes.
 fn steering(
     scene: &Scene,
-    body_index: &HashMap<&str, usize>,
+    body_index: &HashMap<String, usize>,
     pool: &mut Pool,
     symbols: &mut SymbolTable,
 ) -> Vec<Vec<Steering>> {

@@ -13,7 +13,7 @@ use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
 use super::work::{FreeLoads, Reuse, Work, WorkElement};
 use crate::geom::MassProperties;
-use crate::scene::model::{Body, ConstrainedVar, LinkTarget, Scene, Simulator};
+use crate::scene::model::{Body, ConstrainedVar, Scene, Simulator};
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
     Tolerance, VarId,
@@ -87,6 +87,7 @@ impl Model {
     ) -> Result<Model, PhysicsError> {
         check_simulator(scene)?;
         let names = names(scene)?;
+        let index = names.0.clone();
         let mut bodies = body_models(scene)?;
         let mut layout = earlier
             .map(|(layout, _)| layout.clone())
@@ -116,7 +117,10 @@ impl Model {
             .unwrap_or_else(|| InteractionInputs::new(&slots, pullable));
         let mut assembly = Assembly::new(scene, bodies, Pool::new(), SymbolTable::new(), names);
         let all: Vec<usize> = (0..scene.bodies.len()).collect();
-        let equations = assemble(&mut assembly, scene, &inputs, &all, &|_| true)?;
+        let forces: Vec<usize> = (0..scene.forces.len()).collect();
+        let links: Vec<usize> = (0..scene.links.len()).collect();
+        let elements = (forces.as_slice(), links.as_slice());
+        let equations = assemble(&mut assembly, scene, &inputs, &all, elements)?;
         let Assembled {
             pool,
             mut bodies,
@@ -157,11 +161,6 @@ impl Model {
         for (i, &node) in rhs.iter().enumerate() {
             state_only[i] = reading.declare(&mut system, VarId(i as u32), node);
         }
-        let index: HashMap<String, usize> = bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name.clone(), i))
-            .collect();
         let found = constrain(scene, &bodies, &curves, &index, |_| true)?;
         for (var, prescription) in found.prescriptions {
             system.prescribe(var, prescription);
@@ -173,7 +172,7 @@ impl Model {
         let compiled_nodes = pool.len();
         Ok(Model {
             bodies: bodies.into(),
-            index: Arc::new(index),
+            index,
             constraints,
             springs,
             system,
@@ -394,30 +393,22 @@ pub(super) fn body_model(scene: &Scene, body: &Body) -> Result<BodyModel, Physic
     BodyModel::new(body, props.as_ref())
 }
 
-/// Adds to `assembly` the forces and links acting on the bodies `only` selects (and those
-/// naming no body, to report them), and the pushes, pulls and contacts of the bodies
-/// `selected` (`only`'s, in scene order); returns the equations of the selected bodies.
+/// Adds to `assembly` the `elements` (indices of the scene's forces and of its links) and the
+/// pushes, pulls and contacts of the bodies `selected` (in scene order); returns the equations
+/// of the selected bodies.
 pub(super) fn assemble(
     assembly: &mut Assembly<'_>,
     scene: &Scene,
     inputs: &InteractionInputs,
     selected: &[usize],
-    only: &dyn Fn(usize) -> bool,
+    elements: (&[usize], &[usize]),
 ) -> Result<Vec<(VarId, Node)>, PhysicsError> {
-    let acts_on = |assembly: &Assembly<'_>, name: &str| assembly.body_index(name).is_none_or(only);
-    for (index, force) in scene.forces.iter().enumerate() {
-        if acts_on(assembly, &force.body) {
-            assembly.add_force(index, force)?;
-        }
+    let (forces, links) = elements;
+    for &index in forces {
+        assembly.add_force(index, &scene.forces[index])?;
     }
-    for (index, link) in scene.links.iter().enumerate() {
-        let second = match &link.target {
-            LinkTarget::Body { body2, .. } => acts_on(assembly, body2),
-            _ => false,
-        };
-        if acts_on(assembly, &link.body1) || second {
-            assembly.add_link(index, link)?;
-        }
+    for &index in links {
+        assembly.add_link(index, &scene.links[index])?;
     }
     for &body in selected {
         if let Some((first, pull)) = inputs.block(body) {

@@ -16,23 +16,27 @@
 //! the simulator settings change, when its inputs have no room for the new slots, and when the
 //! pool has grown to twice what compiling anew would make.
 
-use super::assemble::{names, Assembled, Assembly};
-use super::body::{InitialState, BODY_VARIABLES};
+use super::assemble::{body_names, trajectory_names, Assembled, Assembly};
+use super::body::{BodyModel, InitialState, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::layout::{block, slot_of, variable_name};
 use super::model::{assemble, body_model, check_simulator, Model, Reading};
 use super::trajectory::{constrain, Curves};
 use super::work::Source;
+use crate::lang::fxhash::FxHashSet;
 use crate::scene::model::{ForceValue, LinkTarget, Scene};
 use crate::scene::{ChangeKind, ElementKind, SceneDiff};
 use crate::sim::Changes;
 use crate::sym::Pool;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 /// Nodes the pool may hold beyond twice its size when compiled whole before an update
 /// compiles the model whole again, dropping the equations edits left unused.
 const POOL_SLACK: usize = 100_000;
+
+/// The names of the bodies an edit reached (hashed cheaply: an update tests every force
+/// and link of the scene against them).
+type Affected = FxHashSet<String>;
 
 /// What [`Model::update`] changed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -74,10 +78,14 @@ impl Model {
     /// The bodies whose equations must be assembled again: those `changes` names (and the
     /// fixed bodies that moved, and the bodies deleted), and those whose forces or links name
     /// any of them.
-    fn affected(&self, scene: &Scene, changes: &SceneDiff) -> HashSet<String> {
-        let mut changed: HashSet<String> = changes.equations_changed.iter().cloned().collect();
+    fn affected(&self, scene: &Scene, changes: &SceneDiff) -> Affected {
+        let mut changed: Affected = changes.equations_changed.iter().cloned().collect();
         for name in &changes.initial_changed {
-            if scene.body(name).is_some_and(|b| b.fixed) {
+            let body = self.index.get(name).and_then(|&i| scene.bodies.get(i));
+            let body = body
+                .filter(|b| &b.name == name)
+                .or_else(|| scene.body(name));
+            if body.is_some_and(|b| b.fixed) {
                 changed.insert(name.clone());
             }
         }
@@ -93,10 +101,7 @@ impl Model {
         let mut affected = changed.clone();
         for force in &scene.forces {
             let reads = match &force.value {
-                ForceValue::Components(v) => v
-                    .components()
-                    .iter()
-                    .any(|c| c.references().iter().any(|r| named(&r.name))),
+                ForceValue::Components(v) => v.components().iter().any(|c| c.refers_to(&named)),
                 _ => false,
             };
             if reads {
@@ -106,12 +111,7 @@ impl Model {
         for link in &scene.links {
             let (reads, second) = match &link.target {
                 LinkTarget::Body { body2, .. } => (named(body2), Some(body2)),
-                LinkTarget::Point(v) => (
-                    v.components()
-                        .iter()
-                        .any(|c| c.references().iter().any(|r| named(&r.name))),
-                    None,
-                ),
+                LinkTarget::Point(v) => (v.components().iter().any(|c| c.refers_to(&named)), None),
                 LinkTarget::Trajectory(_) => (false, None),
             };
             if reads || named(&link.body1) {
@@ -126,7 +126,7 @@ impl Model {
     fn compile_anew(
         &mut self,
         scene: &Scene,
-        affected: &HashSet<String>,
+        affected: &Affected,
         changes: &SceneDiff,
     ) -> Result<ModelUpdate, PhysicsError> {
         let model = Model::build(
@@ -168,11 +168,13 @@ impl Model {
         Ok(update)
     }
 
-    /// [`Model::update`] by assembling the `affected` bodies again into this model.
+    /// [`Model::update`] by assembling the `affected` bodies again into this model. Bodies
+    /// that stay where they were in the scene keep their places, tables and elements without
+    /// being looked up by name; only an edit that adds or deletes a body maps them anew.
     fn update_bodies(
         &mut self,
         scene: &Scene,
-        affected: &HashSet<String>,
+        affected: &Affected,
         changes: &SceneDiff,
     ) -> Result<ModelUpdate, PhysicsError> {
         let same_bodies = scene.bodies.len() == self.bodies.len()
@@ -181,17 +183,28 @@ impl Model {
                 .iter()
                 .zip(self.bodies.iter())
                 .all(|(new, old)| new.name == old.name);
-        let index: Arc<HashMap<String, usize>> = if same_bodies {
+        let index = if same_bodies {
+            // The model's names, checked for duplicates when they were compiled.
             self.index.clone()
         } else {
-            let map = scene
-                .bodies
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (b.name.clone(), i))
-                .collect();
-            Arc::new(map)
+            body_names(scene)?
         };
+        // Each body of the model before the edit: its place after it, and whether it is
+        // assembled again.
+        let body_map: Vec<Option<usize>> = if same_bodies {
+            (0..self.bodies.len()).map(Some).collect()
+        } else {
+            self.bodies
+                .iter()
+                .map(|b| index.get(&b.name).copied())
+                .collect()
+        };
+        let mut old_touched = vec![false; self.bodies.len()];
+        for name in affected {
+            if let Some(&o) = self.index.get(name) {
+                old_touched[o] = true;
+            }
+        }
         let selected: Vec<usize> = {
             let mut list: Vec<usize> = affected
                 .iter()
@@ -200,37 +213,46 @@ impl Model {
             list.sort_unstable();
             list
         };
-        let is_selected: HashSet<usize> = selected.iter().copied().collect();
+        let mut is_selected = vec![false; scene.bodies.len()];
+        for &b in &selected {
+            is_selected[b] = true;
+        }
 
         // The bodies after the edit: the selected ones anew, the others as they were.
-        let mut bodies = Vec::with_capacity(scene.bodies.len());
-        for (i, body) in scene.bodies.iter().enumerate() {
-            let old = self.index.get(&body.name).map(|&o| &self.bodies[o]);
-            let model = match old {
-                Some(old) if !is_selected.contains(&i) => {
-                    let mut model = old.clone();
-                    if changes.initial_changed.contains(&body.name) {
-                        model.initial = InitialState::of(body)?;
-                    }
-                    model
-                }
-                _ => body_model(scene, body)?,
-            };
-            bodies.push(model);
+        let mut bodies: Vec<BodyModel> = if same_bodies {
+            self.bodies.to_vec()
+        } else {
+            let mut bodies = Vec::with_capacity(scene.bodies.len());
+            for (i, body) in scene.bodies.iter().enumerate() {
+                bodies.push(match self.index.get(&body.name) {
+                    Some(&o) if !is_selected[i] => self.bodies[o].clone(),
+                    _ => body_model(scene, body)?,
+                });
+            }
+            bodies
+        };
+        for &i in &selected {
+            bodies[i] = body_model(scene, &scene.bodies[i])?;
         }
-        let stopped: Vec<&str> = self
-            .bodies
+        for name in &changes.initial_changed {
+            if let Some(&i) = index.get(name) {
+                if !is_selected[i] {
+                    bodies[i].initial = InitialState::of(&scene.bodies[i])?;
+                }
+            }
+        }
+        let mut stopped: Vec<(usize, &str)> = affected
             .iter()
-            .filter(|b| b.vars.is_some())
-            .map(|b| b.name.as_str())
-            .filter(|n| affected.contains(*n))
-            .filter(|n| index.get(*n).is_none_or(|&i| scene.bodies[i].fixed))
+            .filter_map(|n| Some((*self.index.get(n)?, n.as_str())))
+            .filter(|&(o, _)| self.bodies[o].vars.is_some())
+            .filter(|(_, n)| index.get(*n).is_none_or(|&i| scene.bodies[i].fixed))
             .collect();
+        stopped.sort_unstable();
         let moving = selected
             .iter()
             .filter(|&&i| !scene.bodies[i].fixed)
             .map(|&i| scene.bodies[i].name.as_str());
-        let plan = self.layout.plan(moving, stopped.into_iter());
+        let plan = self.layout.plan(moving, stopped.iter().map(|&(_, n)| n));
         let taken: HashMap<&str, usize> = plan
             .taken
             .iter()
@@ -246,10 +268,10 @@ impl Model {
                 body.vars = slot.map(block);
             }
         }
-        let slots: Vec<Option<usize>> = bodies.iter().map(|b| b.vars.map(slot_of)).collect();
         let inputs = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
             Some(self.factory.inputs.clone())
         } else {
+            let slots: Vec<Option<usize>> = bodies.iter().map(|b| b.vars.map(slot_of)).collect();
             self.factory
                 .inputs
                 .rearranged(&slots, self.pullable.as_ref())
@@ -259,12 +281,12 @@ impl Model {
         };
 
         // Everything that can fail, before anything changes.
-        let names = names(scene)?;
+        let names = (index.clone(), trajectory_names(scene)?);
+        let (forces, links) = elements_to_assemble(scene, changes, affected, &index);
         let pool = std::mem::take(&mut self.factory.pool);
         let symbols = std::mem::take(&mut self.factory.symbols);
         let mut assembly = Assembly::new(scene, bodies, pool, symbols, names);
-        let only = |b: usize| is_selected.contains(&b);
-        let built = assemble(&mut assembly, scene, &inputs, &selected, &only);
+        let built = assemble(&mut assembly, scene, &inputs, &selected, (&forces, &links));
         let Assembled {
             pool,
             bodies,
@@ -277,11 +299,11 @@ impl Model {
         self.factory.symbols = symbols;
         let equations = built?;
         let curves = Curves::new(&scene.trajectories);
+        let only = |b: usize| is_selected[b];
         let found = constrain(scene, &bodies, &curves, &index, only)?;
 
         // From here on nothing fails.
-        let old_bodies = std::mem::replace(&mut self.bodies, bodies.into());
-        let body_map = |old: usize| index.get(&old_bodies[old].name).copied();
+        self.bodies = bodies.into();
         let forces = element_map(
             changes,
             ElementKind::Force,
@@ -294,15 +316,26 @@ impl Model {
             self.elements.1,
             scene.links.len(),
         );
+        let made = self.system.len() / BODY_VARIABLES;
         self.layout.apply(&plan);
         let mut update = ModelUpdate::default();
         let system = &mut self.system;
         let rhs = &mut self.factory.rhs;
-        let owners = self.layout.owners();
-        let made = system.len() / BODY_VARIABLES;
-        for (s, &owner) in owners.iter().enumerate().skip(made) {
+        let mut new_slots: Vec<(usize, &str)> = plan
+            .taken
+            .iter()
+            .filter(|&&(_, s)| s >= made)
+            .map(|(name, s)| (*s, name.as_str()))
+            .collect();
+        new_slots.sort_unstable();
+        for (s, owner) in new_slots {
+            debug_assert_eq!(
+                system.len(),
+                s * BODY_VARIABLES,
+                "new slots are made in turn"
+            );
             for k in 0..BODY_VARIABLES {
-                system.add_variable(variable_name(owner, s, k), 0.0);
+                system.add_variable(variable_name(Some(owner), s, k), 0.0);
             }
         }
         rhs.resize(system.len(), Pool::ZERO);
@@ -348,7 +381,7 @@ impl Model {
         for name in &changes.initial_changed {
             let Some(&b) = index.get(name) else { continue };
             update.bodies.insert(b);
-            if is_selected.contains(&b) {
+            if is_selected[b] {
                 continue;
             }
             if let Some(vars) = self.bodies[b].vars {
@@ -371,42 +404,47 @@ impl Model {
         }
         update.bodies.extend(selected.iter().copied());
 
-        let mut constraints: Vec<Vec<_>> = scene
-            .bodies
-            .iter()
-            .map(|body| match self.index.get(&body.name) {
-                Some(&o) if !affected.contains(&body.name) => self.constraints[o].clone(),
-                _ => Vec::new(),
-            })
-            .collect();
-        for (b, list) in found.constraints {
-            constraints[b] = list;
+        let old_constraints = std::mem::take(&mut self.constraints);
+        self.constraints = if same_bodies {
+            old_constraints
+        } else {
+            let mut constraints = vec![Vec::new(); scene.bodies.len()];
+            for (o, list) in old_constraints.into_iter().enumerate() {
+                if let Some(b) = body_map[o] {
+                    constraints[b] = list;
+                }
+            }
+            constraints
+        };
+        for &b in &selected {
+            self.constraints[b].clear();
         }
-        self.constraints = constraints;
+        for (b, list) in found.constraints {
+            self.constraints[b] = list;
+        }
 
         // Springs and work elements: those of the bodies assembled again are new; the others
         // follow their elements and bodies to their new places.
-        let touches = |name: &str| affected.contains(name);
         self.springs.retain(|s| {
             let (a, b) = s.bodies;
-            !touches(&old_bodies[a].name) && b.is_none_or(|b| !touches(&old_bodies[b].name))
+            !old_touched[a] && b.is_none_or(|b| !old_touched[b])
         });
         for spring in &mut self.springs {
             spring.link = links[spring.link].expect("a kept link is in the new scene");
             spring.span = scene.links[spring.link].origin.command;
             let (a, b) = spring.bodies;
             spring.bodies = (
-                body_map(a).expect("a kept spring's body is in the new scene"),
-                b.and_then(body_map),
+                body_map[a].expect("a kept spring's body is in the new scene"),
+                b.and_then(|b| body_map[b]),
             );
         }
         self.springs.extend(springs);
         self.springs.sort_by_key(|s| s.link);
         self.works
-            .retain(|w| w.parts.iter().all(|p| !touches(&old_bodies[p.body].name)));
+            .retain(|w| w.parts.iter().all(|p| !old_touched[p.body]));
         for work in &mut self.works {
             for part in &mut work.parts {
-                part.body = body_map(part.body).expect("a kept element's body is in the scene");
+                part.body = body_map[part.body].expect("a kept element's body is in the scene");
             }
             match &mut work.source {
                 Source::Force(i) => {
@@ -418,7 +456,7 @@ impl Model {
                     work.span = Some(scene.links[*i].origin.command);
                 }
                 Source::Body(b) => {
-                    *b = body_map(*b).expect("a kept body is in the new scene");
+                    *b = body_map[*b].expect("a kept body is in the new scene");
                 }
             }
         }
@@ -431,6 +469,48 @@ impl Model {
         self.elements = (scene.forces.len(), scene.links.len());
         Ok(update)
     }
+}
+
+/// The forces and links (indices in `scene`) to assemble again: those acting on a body the
+/// edit reached, and those it added or changed that name no body of `index` (for
+/// [`assemble`] to report).
+fn elements_to_assemble(
+    scene: &Scene,
+    changes: &SceneDiff,
+    affected: &Affected,
+    index: &HashMap<String, usize>,
+) -> (Vec<usize>, Vec<usize>) {
+    let mut forces = Vec::new();
+    let mut links = Vec::new();
+    if !affected.is_empty() {
+        let reached = |name: &str| affected.contains(name);
+        forces.extend((0..scene.forces.len()).filter(|&i| reached(&scene.forces[i].body)));
+        links.extend((0..scene.links.len()).filter(|&i| {
+            let link = &scene.links[i];
+            reached(&link.body1) || second(&link.target).is_some_and(reached)
+        }));
+    }
+    let unknown = |name: &str| !index.contains_key(name);
+    for c in &changes.changes {
+        let (ChangeKind::Added | ChangeKind::Changed(_), Some(j)) = (c.change, c.new) else {
+            continue;
+        };
+        match c.kind {
+            ElementKind::Force if unknown(&scene.forces[j].body) => forces.push(j),
+            ElementKind::Link => {
+                let link = &scene.links[j];
+                if unknown(&link.body1) || second(&link.target).is_some_and(unknown) {
+                    links.push(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    for list in [&mut forces, &mut links] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    (forces, links)
 }
 
 /// For each element of `kind` (forces or links) of the scene before an edit, its place after
@@ -456,4 +536,12 @@ fn element_map(
         .iter()
         .map(|&gone| if gone { None } else { next.next() })
         .collect()
+}
+
+/// The second body a link names, if it joins two.
+fn second(target: &LinkTarget) -> Option<&str> {
+    match target {
+        LinkTarget::Body { body2, .. } => Some(body2.as_str()),
+        _ => None,
+    }
 }
