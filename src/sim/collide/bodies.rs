@@ -3,6 +3,7 @@
 //! infinitely massive, and its state read back from the tracks.
 
 use crate::geom::Shape;
+use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::model::{LinkTarget, Scene, ShapeSet};
 use crate::sim::physics::trajectory::Constraint;
 use crate::sim::physics::{BodyModel, Model, BODY_VARIABLES};
@@ -10,7 +11,6 @@ use crate::sim::schedule::StepContext;
 use crate::sim::track::Cursor;
 use crate::sim::VarId;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One body as collision handling sees it.
 #[derive(Clone, Debug)]

@@ -18,10 +18,10 @@ use super::scratch::PerBody;
 use super::searched::Searched;
 use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, NO_BODY, SPARSE_ACTIVE, TIME_TOLERANCE};
 use crate::geom::Aabb;
+use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::{StepContext, StepReport};
 use nalgebra::Vector3;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 impl Detector {
     /// After a step: notes how far the stepped bodies are computed, then runs every contact

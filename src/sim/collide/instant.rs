@@ -22,9 +22,9 @@ use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
 use super::{Collision, Detector, DISTANCE_TOLERANCE};
 use crate::geom::distance::closest_between_shapes;
+use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::schedule::{BackUp, StepContext};
 use nalgebra::Vector3;
-use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::OnceCell;
 
 /// Passes over the contacts of one instant at most (each pass handles them all in turn).

@@ -7,7 +7,7 @@
 //! corner of a crowd costs nothing in another. Contact islands (bodies resting on each other)
 //! are the same structure over the persistent contacts.
 
-use rustc_hash::FxHashMap;
+use crate::lang::fxhash::FxHashMap;
 
 /// Union–find over body indices that appear in pairs; bodies never named are islands of one.
 #[derive(Debug, Default)]

@@ -8,7 +8,7 @@
 //! left at the end is what the motion shows.
 
 use super::bodies::{CollisionBody, Kinematics};
-use rustc_hash::FxHashMap;
+use crate::lang::fxhash::FxHashMap;
 use serde::Serialize;
 
 /// What made an instantaneous change of kinetic energy.

@@ -39,11 +39,11 @@ use super::ledger::{Cause, EnergyRecord};
 use super::{Detector, REGION_SLACK};
 use crate::geom::contact_region;
 use crate::geom::distance::closest_between_shapes;
+use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::graph::ComponentId;
 use crate::sim::schedule::StepContext;
 use nalgebra::{Matrix3, Vector3};
 use pairs::{Pairs, Persistent};
-use rustc_hash::{FxHashMap, FxHashSet};
 use solve::{solve, SolverBody, SolverContact, WarmCorner};
 use std::collections::BTreeSet;
 

@@ -3,7 +3,7 @@
 //! is answered from an index by body instead of a scan of every pair.
 
 use super::solve::WarmCorner;
-use rustc_hash::FxHashMap;
+use crate::lang::fxhash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A persistent contact.
