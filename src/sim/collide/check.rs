@@ -253,11 +253,6 @@ impl Detector {
     /// resolving one island's instant never touches another's bodies.
     fn islands(&self, pairs: &[(usize, usize)], found: &[(Found, usize, usize)]) -> Islands {
         let mut islands = Islands::of(pairs.iter().copied());
-        let mut touching: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-        for (i, j) in self.contacts.all_pairs() {
-            touching.entry(i).or_default().push(j);
-            touching.entry(j).or_default().push(i);
-        }
         let mut seen: FxHashSet<usize> = FxHashSet::default();
         let mut next: Vec<usize> = found.iter().flat_map(|&(_, i, j)| [i, j]).collect();
         next.extend(pairs.iter().flat_map(|&(i, j)| [i, j]));
@@ -265,13 +260,14 @@ impl Detector {
             if !seen.insert(b) {
                 continue;
             }
+            let touching = self
+                .contacts
+                .pairs_of(b)
+                .map(|(i, j)| if i == b { j } else { i });
             let linked = touching
-                .get(&b)
-                .into_iter()
-                .flatten()
-                .chain(self.free.reads(b))
-                .chain(self.free.read_by(b));
-            for &other in linked {
+                .chain(self.free.reads(b).iter().copied())
+                .chain(self.free.read_by(b).iter().copied());
+            for other in linked {
                 if other != b && !self.bodies[other].is_fixed() {
                     islands.join(b, other);
                     next.push(other);

@@ -83,6 +83,9 @@ struct Passes {
     records: Vec<Option<Collision>>,
     /// Sleepers woken at this instant (they take their share of the impulses).
     woken: Vec<usize>,
+    /// The bodies near the contacts read from their tracks at the instant, so that a body
+    /// near several moved ones is read once (`None`: it has no state there).
+    read: FxHashMap<usize, Option<Kinematics>>,
 }
 
 impl Passes {
@@ -253,13 +256,14 @@ impl Detector {
                 let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
                     continue;
                 };
-                let state = |b: usize, body: &super::bodies::CollisionBody| {
-                    passes
-                        .states
-                        .get(&b)
-                        .copied()
-                        .or_else(|| body.state(context, time))
-                };
+                let mut state =
+                    |b: usize, body: &super::bodies::CollisionBody| match passes.states.get(&b) {
+                        Some(state) => Some(*state),
+                        None => *passes
+                            .read
+                            .entry(b)
+                            .or_insert_with(|| body.state(context, time)),
+                    };
                 let (Some(sa), Some(sb)) = (state(i, a), state(j, b)) else {
                     continue;
                 };

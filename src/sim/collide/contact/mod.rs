@@ -146,11 +146,6 @@ impl Contacts {
         self.pairs.of(b)
     }
 
-    /// Every persistent pair.
-    pub fn all_pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.pairs.keys()
-    }
-
     /// What still holds after an edit: the pairs and loads of bodies that keep their names
     /// (`map` from the old scene's indices to the new) and are `kept` (unchanged).
     pub fn inherit(&self, map: &[Option<usize>], kept: impl Fn(usize) -> bool) -> Contacts {

@@ -139,6 +139,20 @@ pub(crate) fn solve(
         normal.push(start);
         across.push(start_across);
     }
+    // How each corner's normal speed answers a unit impulse along the normal: fixed over the
+    // solve (positions and inertias do not change), so worked out once, not once per sweep.
+    let normal_compliance: Vec<Vec<f64>> = contacts
+        .iter()
+        .map(|c| {
+            c.corners
+                .iter()
+                .map(|point| {
+                    bodies[c.a].compliance(point, &c.normal)
+                        + bodies[c.b].compliance(point, &c.normal)
+                })
+                .collect()
+        })
+        .collect();
     for _ in 0..max_sweeps {
         let mut largest: f64 = 0.0;
         for (k, c) in contacts.iter().enumerate() {
@@ -147,7 +161,7 @@ pub(crate) fn solve(
                 let relative = |bodies: &[SolverBody]| {
                     bodies[c.b].point_velocity(point) - bodies[c.a].point_velocity(point)
                 };
-                let kn = bodies[c.a].compliance(point, &n) + bodies[c.b].compliance(point, &n);
+                let kn = normal_compliance[k][corner];
                 if !(kn > 0.0 && kn.is_finite()) {
                     continue;
                 }
