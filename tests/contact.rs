@@ -1,7 +1,8 @@
 //! Resting contact and friction against the closed forms of mechanics (issue 24): a box that
 //! slides to a stop, a box that slides down a steep ramp and stays on a shallow one, a ball
-//! that rolls down a ramp, a spinning ball dropped on the floor that leaves rolling, and a
-//! stack of ten boxes that stands and falls asleep.
+//! that rolls down a ramp, a spinning ball dropped on the floor that leaves rolling, an
+//! inelastic ball that bounces as its restitution says and then lies still, and a stack of ten
+//! boxes that stands and falls asleep.
 
 use asgard::scene::evaluate;
 use asgard::sim::physics::BodyState;
@@ -113,6 +114,47 @@ force body ball gravity {0 -9.81 0}
     assert!((speed - a).abs() < 0.01 * a, "{speed} m/s instead of {a}");
     // Rolling, not sliding: the contact point is at rest, ω r = v.
     assert!((end.angular_velocity.norm() * 0.1 - speed).abs() < 0.01 * speed);
+}
+
+#[test]
+fn an_inelastic_ball_bounces_by_its_restitution_until_its_bounces_are_too_short_then_lies_still() {
+    // Dropped from 1 m onto the floor with restitution 0.5: impacts at v0 = sqrt(2 g h),
+    // v0/2, v0/4, v0/8, each bounce rising to h/4 of the one before. The next arrival, at
+    // v0/16 = 0.28 m/s, would bounce for 2 (v0/32) / g = 28 ms: less than four 10 ms contact
+    // ticks, so the ball is stopped there and held by the floor (see `resting_windows`).
+    let solver = solve(
+        "simulator finish 2
+shape_set slab desc {box {20 0.2 20}}
+shape_set ball desc {sphere 0.1}
+body floor shape slab init_pos {0 -0.1 0} fixed 1 friction 0
+body ball shape ball init_pos {0 1.1 0} friction 0 restitution 0.5
+force body ball gravity {0 -9.81 0}
+",
+    );
+    let v0 = (2.0 * G).sqrt();
+    let mut t = v0 / G;
+    let mut speed = v0;
+    for bounce in 1..=4 {
+        speed /= 2.0;
+        t += speed / G;
+        let apex = state(&solver, "ball", t).position.y - 0.1;
+        let expected = speed * speed / (2.0 * G);
+        // Within 20 µm: an impact is found within a small distance of touching.
+        assert!(
+            (apex - expected).abs() < 2e-5,
+            "bounce {bounce}: apex {apex} m at {t} s, expected {expected} m"
+        );
+        t += speed / G;
+    }
+    let impacts: Vec<_> = solver
+        .collisions()
+        .into_iter()
+        .filter(|c| !c.resting)
+        .collect();
+    assert_eq!(impacts.len(), 4, "{impacts:?}");
+    let end = state(&solver, "ball", 2.0);
+    assert!((end.position.y - 0.1).abs() < 1e-4, "{:?}", end.position);
+    assert!(end.velocity.norm() < 1e-6, "{:?}", end.velocity);
 }
 
 #[test]

@@ -7,8 +7,9 @@
 //!
 //! A contact is an *impact* (restitution at the closest point, with friction) unless it is
 //! *resting*: a persistent pair, or a pair pressed together (the acceleration each body's own
-//! loads give it into the contact) closing slower than that acceleration gives over
-//! [`RESTING_TIME`] check windows. A resting contact is stopped over its whole touching region
+//! loads give it into the contact) closing slower than that acceleration gives over a few check
+//! windows, more for an inelastic pair whose bounce would be too short to follow (see
+//! [`resting_windows`]). A resting contact is stopped over its whole touching region
 //! (plastic, with friction) and becomes persistent, held by contact forces from then on (see
 //! `contact`). The passes are sequential impulses, as in the dissertation (5.3.2): a wave
 //! crosses Newton's cradle from ball to ball. Contacts the passes leave approaching (a body
@@ -16,7 +17,7 @@
 //! island at once, takes them over instead of endless back-ups at one instant.
 
 use super::bodies::Kinematics;
-use super::contact::RESTING_TIME;
+use super::contact::resting_windows;
 use super::ledger::{self, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
@@ -370,7 +371,8 @@ impl Detector {
                 &passes.woken,
                 context,
             );
-            contact.rest_speed = pressing * RESTING_TIME * self.window;
+            let restitution = self.bodies[*i].restitution * self.bodies[*j].restitution;
+            contact.rest_speed = pressing * resting_windows(restitution) * self.window;
             // How fast the pair closes where it touches (not at the corners of its region, which
             // a turning body may swing in fast without touching yet).
             let closing = -approach(&passes.states[i], &passes.states[j], &contact);

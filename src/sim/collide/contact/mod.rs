@@ -6,7 +6,8 @@
 //! brick lying on the floor would collide again and again, ever more often, and every event
 //! costs a back-up and a restart of the integration. So a contact that closes slowly (slower
 //! than what the acceleration pressing the pair together gives over [`RESTING_TIME`] check
-//! windows, see `instant`) is stopped by a plastic impulse and becomes *persistent*: from then
+//! windows, or for an inelastic pair slowly enough that its bounce would be over within a few
+//! windows: see [`resting_windows`] and `instant`) is stopped by a plastic impulse and becomes *persistent*: from then
 //! on the narrow phase watches the pair only for sinking into each other past a guard depth
 //! (`GUARD_FRACTION`), and at every contact tick (the end of each check window on the
 //! window grid) the persistent contacts of each *contact island* (the bodies joined by them,
@@ -49,7 +50,16 @@ use std::collections::BTreeSet;
 
 /// A slow contact is one closing slower than its pressing acceleration gives over this many
 /// check windows (contact ticks): it becomes persistent.
-pub(super) const RESTING_TIME: f64 = 2.0;
+const RESTING_TIME: f64 = 2.0;
+/// A contact whose bounce would keep the pair apart for less than this many check windows is
+/// resting too (see [`resting_windows`]). For an elastic pair the two rules agree: a bounce at
+/// the closing speed the pressing acceleration gives over [`RESTING_TIME`] windows comes back
+/// after twice that.
+const SHORTEST_BOUNCE: f64 = 2.0 * RESTING_TIME;
+/// Below this restitution a pair counts as this bouncy when its bounces are timed: a
+/// perfectly plastic pair would otherwise rest at any speed, and a persistent pair knocked
+/// apart would never count as flying apart.
+const LEAST_BOUNCE: f64 = 0.01;
 /// A persistent contact breaks when its gap at a tick is more than this fraction of the pair's
 /// size (see [`Detector::pair_size`]).
 const BREAK_FRACTION: f64 = 1e-3;
@@ -74,6 +84,19 @@ const MAX_SWEEPS: usize = 200;
 /// A sweep that changes no corner's velocity by more than this fraction of the speed that an
 /// acceleration of 1 m/s² gives over a tick ends the solve.
 const SOLVE_TOLERANCE: f64 = 1e-9;
+
+/// How many check windows' worth of its pressing acceleration a pair of restitution `e` may
+/// close at and still be resting: [`RESTING_TIME`], or more for an inelastic pair, whose
+/// bounce at that speed (`e` times it, brought back by the same acceleration) would be over
+/// within [`SHORTEST_BOUNCE`] windows. Such bounces are shorter than the contact ticks can
+/// follow, and each is an instant with its back-up: a ball of restitution 0.3 dropped on a
+/// floor would bounce ever lower and more often (each bounce 0.3 times as long as the last)
+/// until its speed fell below the resting speed. Stopping it over its touching region at the
+/// first short bounce instead loses a bounce a few millimetres high, and it loses it in the
+/// energy ledger as the impact's.
+pub(super) fn resting_windows(e: f64) -> f64 {
+    (SHORTEST_BOUNCE / (2.0 * e.max(LEAST_BOUNCE))).max(RESTING_TIME)
+}
 
 /// A contact load on one body: the force at its centre of mass and the torque about it with
 /// which its contacts hold it from `since` on, when it was in `state`. A load of zero ends the
