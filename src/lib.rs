@@ -24,3 +24,4 @@ pub mod sym;
 pub mod ui;
 pub mod view;
 pub mod web;
+pub mod window_picture;

@@ -383,6 +383,43 @@ fn the_viewer_shows_the_ground_grid_shadows_and_smooth_edges() {
     assert!(smoothed >= 40, "{smoothed} smoothed edge pixels");
 }
 
+/// A window exported by the editor itself (its scripting action, called over D-Bus as
+/// scripts/readme-pictures calls it) is the window as the screen shows it: its size, its menu
+/// bar and its 3D view, not a blank or partial picture.
+#[test]
+fn a_window_exported_over_dbus_is_the_window_as_shown() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/looks.asg");
+    let editor = Editor::start(&scene);
+    let viewer = editor.window("Graphical viewer 1$");
+    let rect = editor.geometry(&viewer);
+    let mut last = editor.screenshot(rect);
+    let shown = wait_for("the window's picture to settle", || {
+        let now = editor.screenshot(rect);
+        let same = now == last;
+        last = now.clone();
+        same.then_some(now)
+    });
+    let path = editor.dir.path().join("exported viewer.png");
+    let title = "Graphical viewer 1";
+    let target = path.to_str().unwrap();
+    editor.activate_action("export-window", (title, target).into());
+    let exported = wait_for("the exported picture", || try_read_png(&path).ok());
+    write_png(&output_dir("window-export").join("exported.png"), &exported).unwrap();
+    assert_eq!(
+        (exported.width as i32, exported.height as i32),
+        (rect.width, rect.height),
+        "the exported picture is the window's size"
+    );
+    let colours: std::collections::HashSet<&[u8]> = exported.pixels.chunks_exact(4).collect();
+    assert!(colours.len() > 500, "{} colours: blank", colours.len());
+    let changed = differing(&exported, &shown, 8);
+    let allowed = (MAX_DIFFERING * f64::from(exported.width * exported.height)) as usize;
+    assert!(
+        changed <= allowed,
+        "{changed} pixels differ from the screen (allowed {allowed})"
+    );
+}
+
 /// View ▸ Shadows turns the shadows off (and on again): the menu is driven from the keyboard
 /// as a user without a mouse would (F10, then the arrow keys).
 #[test]

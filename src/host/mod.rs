@@ -68,6 +68,7 @@ pub fn run(path: Option<PathBuf>, probe: bool) -> ExitCode {
     let opened = std::cell::RefCell::new(Some((document, path)));
     application.connect_startup(|application| {
         application.set_menubar(Some(&HostWindow::menu()));
+        crate::window_picture::serve_action(application);
         if let Some(display) = gdk::Display::default() {
             gtk::style_context_add_provider_for_display(
                 &display,

@@ -11,6 +11,7 @@ use super::probe::WindowState;
 use crate::doc::{Document, InsertAt, LoadError};
 use crate::ipc::{EditorKind, HandleKind};
 use crate::save::{ReadOnly, ReadOnlyFile};
+use crate::window_picture;
 use gtk::prelude::*;
 use gtk::{gio, glib};
 use gtk4 as gtk;
@@ -238,6 +239,7 @@ impl HostWindow {
         file.append(Some("_Open…"), Some("win.open"));
         file.append(Some("_Save"), Some("win.save"));
         file.append(Some("Save _As…"), Some("win.save-as"));
+        file.append(Some(window_picture::MENU_LABEL), Some("win.export-window"));
         file.append(Some("_Close"), Some("win.close"));
         let edit = gio::Menu::new();
         edit.append(Some("Insert _Animation"), Some("win.insert-animation"));
@@ -273,7 +275,7 @@ impl HostWindow {
     }
 
     fn add_actions(self: &Rc<Self>) {
-        let plain: [(&str, Command); 16] = [
+        let plain: [(&str, Command); 17] = [
             ("new", |w| w.confirm_discard(|w| w.replace_document(None))),
             ("open", |w| w.confirm_discard(|w| w.choose_document())),
             ("save", |w| w.save(Box::new(|_| {}))),
@@ -295,6 +297,7 @@ impl HostWindow {
                 w.with_target(|a| a.open_editor(EditorKind::Full));
             }),
             ("help", |w| super::help::show(&w.window)),
+            (window_picture::ACTION, |w| w.choose_window_picture()),
             ("graphical-editor", |w| {
                 w.with_target(|a| a.open_editor(EditorKind::Graphical));
             }),
@@ -698,6 +701,28 @@ impl HostWindow {
                 Ok(document) => this.replace_document(Some((document, path))),
                 Err(LoadError::Doc(e)) => this.say(&format!("{}:{e}", path.display())),
                 Err(LoadError::Io(e)) => this.say(&format!("{}: {e}", path.display())),
+            },
+        );
+    }
+
+    /// Asks for a file and writes the window's picture there as PNG (the document, its
+    /// animations and the menus as shown).
+    fn choose_window_picture(self: &Rc<Self>) {
+        self.choose_file(
+            "Export the Window as PNG",
+            gtk::FileChooserAction::Save,
+            "_Export",
+            ("PNG pictures", "*.png"),
+            |this, path| {
+                let weak = Rc::downgrade(this);
+                let shown = path.clone();
+                window_picture::write_png(this.window.upcast_ref(), &path, move |written| {
+                    let Some(this) = weak.upgrade() else { return };
+                    this.say(&match written {
+                        Ok((w, h)) => format!("Wrote {} ({w} × {h}).", shown.display()),
+                        Err(why) => format!("Cannot export the window: {why}"),
+                    });
+                });
             },
         );
     }

@@ -7,6 +7,7 @@ use super::editor::{Editor, EditorEvent};
 use super::{export, files, settings, EditorKind};
 use crate::scene::SceneError;
 use crate::session::{Event, SimStatus};
+use crate::window_picture;
 use gtk::prelude::*;
 use gtk::{gio, glib};
 use gtk4 as gtk;
@@ -244,6 +245,7 @@ fn menus(shapes_for_bodies: &gio::Menu, shapes_to_edit: &gio::Menu, in_host: boo
             ("Export picture…", "win.export-picture"),
             ("Export movie…", "win.export-movie"),
             ("Export glTF…", "win.export-gltf"),
+            (window_picture::MENU_LABEL, "win.export-window"),
         ]),
     );
     file.append_section(None, &section(&[("Close", "win.close")]));

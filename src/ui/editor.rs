@@ -314,6 +314,7 @@ impl Editor {
             .title(format!("{} — {what}", self.scene_title()))
             .build();
         self.add_actions(&window);
+        super::export::add_window_export(self, &window);
         let what = what.to_owned();
         let weak = glib::WeakRef::new();
         weak.set(Some(&window));

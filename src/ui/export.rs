@@ -2,10 +2,14 @@
 //! the graphical viewer used last shows it (its view, time, size and what it shows besides the
 //! bodies), through the same writers `asgard render` and `asgard export` use.
 //!
+//! Besides, every editor window can write a picture of itself, menus and all
+//! ([`add_window_export`], through [`crate::window_picture`]).
+//!
 //! A picture is drawn off-screen at once, on the main thread. A movie is drawn on a thread of
 //! its own, so the windows stay responsive, and reports progress in the status line.
 
 use super::editor::{Editor, ExportView};
+use super::files;
 use super::graphical::{initial_options, initial_view};
 use crate::render::camera::Viewport;
 use crate::render::export::gltf::{self, Motion};
@@ -20,7 +24,9 @@ use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::Scene;
 use crate::session::SimStatus;
 use crate::sim::physics::SceneMotion;
+use crate::window_picture;
 use gtk::glib;
+use gtk::prelude::*;
 use gtk4 as gtk;
 use std::path::Path;
 use std::rc::Rc;
@@ -162,6 +168,46 @@ pub fn picture(editor: &Editor, path: &Path) -> Result<(), String> {
             path.display()
         )),
     }
+}
+
+/// Adds `win.export-window` to `window`: asks for a file, then writes the window's picture
+/// there as PNG (menus, text and views as shown), reporting in the status line. Also gives
+/// the application the scripting action of the same name ([`window_picture::serve_action`]).
+pub fn add_window_export(editor: &Rc<Editor>, window: &gtk::ApplicationWindow) {
+    window_picture::serve_action(&editor.app);
+    let action = gtk::gio::SimpleAction::new(window_picture::ACTION, None);
+    let editor = Rc::downgrade(editor);
+    let weak = window.downgrade();
+    action.connect_activate(move |_, _| {
+        let (Some(window), Some(editor)) = (weak.upgrade(), editor.upgrade()) else {
+            return;
+        };
+        let editor = Rc::downgrade(&editor);
+        let shown = window.downgrade();
+        files::choose(
+            window.upcast_ref(),
+            "Export the window as PNG",
+            gtk::FileChooserAction::Save,
+            Some("window.png"),
+            move |path| {
+                let Some(window) = shown.upgrade() else {
+                    return;
+                };
+                let editor = editor.clone();
+                let shown = path.clone();
+                window_picture::write_png(window.upcast_ref(), &path, move |written| {
+                    let Some(editor) = editor.upgrade() else {
+                        return;
+                    };
+                    editor.status(match written {
+                        Ok((w, h)) => format!("Wrote {} ({w} × {h}).", shown.display()),
+                        Err(why) => format!("Cannot export the window: {why}"),
+                    });
+                });
+            },
+        );
+    });
+    window.add_action(&action);
 }
 
 /// Writes glTF 2.0 (.gltf or .glb) carrying the whole computed motion.

@@ -185,6 +185,34 @@ impl Editor {
         .ok()
     }
 
+    /// Activates the editor's application action `name` with `parameter` over D-Bus, as a
+    /// script does: through GApplication's `org.gtk.Actions` on the editor's connection (it
+    /// has no well-known name for it; it is the one of the editor's process serving them).
+    pub fn activate_action(&self, name: &str, parameter: zbus::zvariant::Value<'_>) {
+        let connection = zbus::blocking::connection::Builder::address(self.bus_address.as_str())
+            .and_then(|b| b.build())
+            .expect("the test's session bus");
+        let bus = zbus::blocking::fdo::DBusProxy::new(&connection).unwrap();
+        let names = bus.list_names().unwrap();
+        let platform: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
+            Default::default();
+        let parameters = [parameter];
+        let answered = names.iter().filter(|n| n.starts_with(':')).any(|n| {
+            let ours = bus
+                .get_connection_unix_process_id(n.as_ref())
+                .is_ok_and(|pid| pid == self.pid);
+            ours && zbus::blocking::Proxy::new(
+                &connection,
+                n.as_str(),
+                "/org/asgard/Editor",
+                "org.gtk.Actions",
+            )
+            .and_then(|p| p.call::<_, _, ()>("Activate", &(name, &parameters[..], &platform)))
+            .is_ok()
+        });
+        assert!(answered, "no connection of the editor activated {name}");
+    }
+
     fn try_text(&self) -> Option<String> {
         self.proxy()?.call("GetSceneText", &()).ok()
     }

@@ -28,6 +28,7 @@ use crate::ui::editor::{Editor, EditorEvent};
 use crate::ui::gl_view::GlView;
 use crate::view::keys::KeyAction;
 use crate::view::transport::Direction;
+use crate::window_picture;
 use gtk::prelude::*;
 use gtk::{gdk, gio, glib};
 use std::rc::Rc;
@@ -361,6 +362,7 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
         Some("win.keep-view"),
     );
     view.append_section(None, &keep);
+    view.append(Some(window_picture::MENU_LABEL), Some("win.export-window"));
     let motion = gio::Menu::new();
     motion.append(Some("Simulate"), Some("win.simulate"));
     motion.append(Some("Play"), Some("win.play"));
