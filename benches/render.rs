@@ -22,8 +22,13 @@
 //! on with the other looks), the view turning around the still bodies: what the editor draws
 //! while the view is dragged.
 //!
+//! Then the same view still while one ball near the middle moves (`drag`): what the editor
+//! draws while a handle is dragged, which draws again only where the ball and its shadow were
+//! and are (`renderer::changes`); `÷ off` is then against the whole view turning with the
+//! same looks, measured just before.
+//!
 //! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the count
-//! may be `editor`, the looks off, aa, ground, shadow or on).
+//! may be `editor` or `drag`, the looks off, aa, ground, shadow or on).
 
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::frame::{Frame, Looks};
@@ -122,8 +127,37 @@ struct Case {
     frames: SceneFrames,
     options: FrameOptions,
     size: (u32, u32),
-    /// The view turning around still bodies, from this camera.
-    orbit: Option<Camera>,
+    /// How the picture changes from frame to frame.
+    motion: Motion,
+}
+
+/// What changes from frame to frame.
+#[derive(Clone, Copy)]
+enum Motion {
+    /// Every body turns about its centre ([`Turning`]).
+    Turning,
+    /// The view turns around still bodies, from this camera.
+    Orbit(Camera),
+    /// The bodies stand still but this one, which moves in a small circle ([`Dragged`]).
+    Drag(usize),
+}
+
+/// The bodies at their initial states, but `body`, which goes round a small circle: what a
+/// handle drag changes.
+struct Dragged<'a> {
+    scene: &'a Scene,
+    body: usize,
+}
+
+impl BodyStates for Dragged<'_> {
+    fn body_state(&self, body: usize, time: f64) -> Option<BodyState> {
+        let mut state = BodyState::initial(self.scene.bodies.get(body)?);
+        if body == self.body {
+            let angle = 4.0 * time;
+            state.position += Vector3::new(0.3 * angle.sin(), 0.2 * (1.0 - angle.cos()), 0.0);
+        }
+        Some(state)
+    }
 }
 
 impl Case {
@@ -142,13 +176,14 @@ impl Case {
             frames,
             options,
             size: (WIDTH, HEIGHT),
-            orbit: None,
+            motion: Motion::Turning,
         }
     }
 
     /// The editor benchmark's scene (1,000 balls, each with a position and a velocity handle
-    /// and its velocity arrow) in a new graphical viewer's picture, the view turning.
-    fn editor(looks: Looks) -> Case {
+    /// and its velocity arrow) in a new graphical viewer's picture, the view turning, or
+    /// (`drag`) the view still and one ball in the middle of the lattice moving.
+    fn editor(looks: Looks, drag: bool) -> Case {
         let mut text = String::from("simulator finish 2\nshape_set ball desc {sphere 0.3}\n");
         for i in 0..1000 {
             let (x, y, z) = (i % 10, (i / 10) % 10, i / 100);
@@ -166,19 +201,27 @@ impl Case {
         let size = EDITOR_VIEW;
         let viewport = Viewport::new(f64::from(size.0), f64::from(size.1));
         let camera = initial_view(&scene, &frames, &options, &viewport);
+        if drag {
+            options.camera = CameraChoice::Given(camera);
+        }
         Case {
             scene,
             frames,
             options,
             size,
-            orbit: Some(camera),
+            motion: if drag {
+                // Ball (5, 5, 5), in the middle of the lattice.
+                Motion::Drag(555)
+            } else {
+                Motion::Orbit(camera)
+            },
         }
     }
 
     fn frame(&self, time: f64) -> Frame {
         let viewport = Viewport::new(f64::from(self.size.0), f64::from(self.size.1));
-        match self.orbit {
-            Some(camera) => {
+        match self.motion {
+            Motion::Orbit(camera) => {
                 let mut options = self.options.clone();
                 let mut turned = camera;
                 turned.rotation = camera.rotation
@@ -188,7 +231,15 @@ impl Case {
                 self.frames
                     .frame(&self.scene, &states, time, &options, &viewport)
             }
-            None => {
+            Motion::Drag(body) => {
+                let states = Dragged {
+                    scene: &self.scene,
+                    body,
+                };
+                self.frames
+                    .frame(&self.scene, &states, time, &self.options, &viewport)
+            }
+            Motion::Turning => {
                 let states = Turning { scene: &self.scene };
                 self.frames
                     .frame(&self.scene, &states, time, &self.options, &viewport)
@@ -249,8 +300,9 @@ impl Case {
     }
 }
 
-/// Stands for the editor's case in the list of body counts.
+/// Stand for the editor's cases in the list of body counts: the view turning, a ball dragged.
 const EDITOR: usize = usize::MAX;
+const DRAG: usize = usize::MAX - 1;
 
 /// The looks measured: none, each alone, all.
 const VARIANTS: [(&str, Looks); 5] = [
@@ -303,36 +355,41 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let chosen = |count: usize, name: &str| match only.as_slice() {
-        [c, n] if count == EDITOR => c == "editor" && n == name,
-        [c, n] => c == &count.to_string() && n == name,
-        _ => true,
+    let label = |count: usize| match count {
+        EDITOR => "editor".to_string(),
+        DRAG => "drag".to_string(),
+        _ => count.to_string(),
     };
-    for count in [0, 10, 1_000, 10_000, EDITOR] {
-        let mut off = 0.0;
+    let chosen = |count: usize, name: &str| match only.as_slice() {
+        [c, n] => c == &label(count) && n == name,
+        _ => count != DRAG || name == "on",
+    };
+    // The editor's view turning with every look, against which a drag is measured.
+    let mut turning = 0.0;
+    for count in [0, 10, 1_000, 10_000, EDITOR, DRAG] {
+        let mut off = if count == DRAG { turning } else { 0.0 };
         for (name, looks) in VARIANTS {
             if !chosen(count, name) {
                 continue;
             }
-            let case = if count == EDITOR {
-                Case::editor(looks)
-            } else {
-                Case::new(count, looks)
+            let case = match count {
+                EDITOR => Case::editor(looks, false),
+                DRAG => Case::editor(looks, true),
+                _ => Case::new(count, looks),
             };
             let (s, fps) = case.measure(&mut target);
             if looks == Looks::NONE {
                 off = fps;
+            }
+            if count == EDITOR && looks == Looks::ALL {
+                turning = fps;
             }
             let ratio = if off > 0.0 {
                 format!("{:.3}", fps / off)
             } else {
                 String::new()
             };
-            let count = if count == EDITOR {
-                "editor".to_string()
-            } else {
-                count.to_string()
-            };
+            let count = label(count);
             println!(
                 "{count:>8} {name:>6} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {ratio:>8}",
                 s.scene, s.instances, s.upload, s.draw, s.read_back, s.cpu,

@@ -618,7 +618,7 @@ fn drag_frame(x: f64, hovered: bool) -> Frame {
 fn a_frame_drawn_again_where_things_moved_is_the_whole_frame_drawn_anew() {
     // The renderer keeps the last picture and draws a frame that differs only in some items
     // again only where they were and are (with their shadows): a ball dragged, its handle
-    // and arrow following, the cube hovered.
+    // and arrow following, the cube hovered, then the ball dragged on, the cube left.
     let mut kept = target();
     let before = kept.render(&drag_frame(-1.4, false)).unwrap();
     let moved = drag_frame(-0.9, true);
@@ -640,5 +640,16 @@ fn a_frame_drawn_again_where_things_moved_is_the_whole_frame_drawn_anew() {
         differing(&again, &anew),
         0,
         "the picture drawn again differs from the frame drawn anew"
+    );
+    // A second region in a row smooths only that region over the smoothed picture the
+    // first one kept.
+    let moved_on = drag_frame(-0.5, false);
+    let again = kept.render(&moved_on).unwrap();
+    let anew = target().render(&moved_on).unwrap();
+    save(&again, "drag-drawn-again-twice");
+    assert_eq!(
+        differing(&again, &anew),
+        0,
+        "the picture drawn again twice differs from the frame drawn anew"
     );
 }

@@ -2,7 +2,8 @@
 //! bodies, handles, arrows, lines or trajectories (a handle dragged, a body hovered or
 //! selected), the view, lights, ground and looks all the same, the renderer keeps the last
 //! picture and draws again only the pixels those items covered before or cover now, with
-//! the shadows they cast on the way to the ground, then smooths the whole picture as usual.
+//! the shadows they cast on the way to the ground, and smooths the edges again only there
+//! (the smoothed picture is kept too, see [`super::post`]).
 //!
 //! A software rasteriser pays for every fragment and every triangle: dragging a handle in a
 //! picture of 1,000 bodies then costs the few bodies near the handle instead of all of them.
@@ -67,6 +68,20 @@ impl Region {
 
     pub fn is_empty(&self) -> bool {
         self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    /// The region grown by `pixels` on every side, within a picture of `(width, height)`;
+    /// empty stays empty.
+    pub fn grown(self, pixels: u32, (width, height): (u32, u32)) -> Region {
+        if self.is_empty() {
+            return self;
+        }
+        Region {
+            x0: self.x0.saturating_sub(pixels),
+            y0: self.y0.saturating_sub(pixels),
+            x1: (self.x1 + pixels).min(width),
+            y1: (self.y1 + pixels).min(height),
+        }
     }
 
     fn union(self, other: Region) -> Region {

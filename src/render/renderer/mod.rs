@@ -19,8 +19,8 @@
 //! 6. the **axis gizmo** ([`gizmo`]) in the lower left corner.
 //!
 //! When a frame differs from the last one drawn only in a few items (a handle dragged, a
-//! body hovered), passes 1 to 4 draw again only where those items were and are
-//! ([`changes`]), over the picture kept in the anti-aliasing pass's texture.
+//! body hovered), passes 1 to 5 draw again only where those items were and are
+//! ([`changes`]), over the pictures kept in the anti-aliasing pass's textures.
 //!
 //! Each of shadows, ground, grid, anti-aliasing and gizmo follows the frame's
 //! [`Looks`](crate::render::frame::Looks). Drawing can also be run stage by stage
@@ -56,6 +56,9 @@ use std::ops::Range;
 
 /// The most a shadow darkens the ground (a share of its brightness).
 const MAX_GROUND_SHADOW: f32 = 0.55;
+/// How far (pixels) around a changed pixel the anti-aliasing pass's result may change: it
+/// reads the diagonal neighbours and samples up to a pixel along the edge.
+const ANTIALIAS_REACH: u32 = 2;
 /// Triangles in the ground's fan.
 const GROUND_SIDES: i32 = 48;
 /// The gizmo's own light, in its eye space: from the upper right, in front.
@@ -146,6 +149,9 @@ pub struct Renderer {
     prepared: Option<Prepared>,
     /// The picture the picture target holds, for redrawing only what changed.
     kept: Option<Kept>,
+    /// The picture target's smoothed picture is the last frame's (that frame was drawn
+    /// again only in a region; a whole frame is smoothed straight into its destination).
+    smoothed_kept: std::cell::Cell<bool>,
 }
 
 impl Renderer {
@@ -202,6 +208,7 @@ impl Renderer {
                 depths: Vec::new(),
                 prepared: None,
                 kept: None,
+                smoothed_kept: std::cell::Cell::new(false),
             })
         }
     }
@@ -343,6 +350,9 @@ impl Renderer {
             glow::ONE,
             glow::ONE_MINUS_SRC_ALPHA,
         );
+        if prepared.opaque {
+            gl.disable(glow::BLEND);
+        }
         gl.front_face(glow::CCW);
         gl.cull_face(glow::BACK);
         gl.active_texture(glow::TEXTURE0 + unit::SHADOW_MAP);
@@ -418,6 +428,7 @@ impl Renderer {
         let gl = &self.gl;
         let (width, height) = (prepared.width, prepared.height);
         let mesh = self.programs.mesh(prepared.mesh_variant());
+        gl.enable(glow::BLEND);
         let batches = &self.batches;
         let outlines = &batches.list[batches.outlines.clone()];
         if !outlines.is_empty() {
@@ -499,7 +510,7 @@ impl Renderer {
         }
         gl.disable(glow::SCISSOR_TEST);
         if prepared.antialias {
-            self.antialias(destination, width, height);
+            self.antialias(destination, (width, height), prepared.region);
         }
         if let Some(gizmo) = &prepared.gizmo {
             self.draw_gizmo(gizmo, prepared);
@@ -618,32 +629,77 @@ impl Renderer {
         Ok(self.picture.as_ref().expect("made above"))
     }
 
-    /// Copies the picture into `destination`, smoothing its edges.
-    unsafe fn antialias(&self, destination: Option<glow::Framebuffer>, width: u32, height: u32) {
+    /// Smooths the picture's edges into `destination`. A frame drawn again only in `region`
+    /// smooths only in and around it, into the smoothed picture (kept since the last such
+    /// frame, and smoothed whole first when it is not), and copies that into `destination`:
+    /// a copy costs a software rasteriser less than smoothing. A whole frame is smoothed
+    /// straight into `destination`, without the copy.
+    unsafe fn antialias(
+        &self,
+        destination: Option<glow::Framebuffer>,
+        (width, height): (u32, u32),
+        region: Option<Region>,
+    ) {
         let gl = &self.gl;
         let Some(picture) = &self.picture else {
             return;
         };
-        gl.bind_framebuffer(glow::FRAMEBUFFER, destination);
-        gl.viewport(0, 0, width as i32, height as i32);
-        gl.disable(glow::DEPTH_TEST);
-        gl.disable(glow::BLEND);
-        gl.disable(glow::CULL_FACE);
-        let program = &self.programs.antialias;
-        gl.use_program(Some(program.program));
-        gl.uniform_2_f32(
-            program.texel.as_ref(),
-            1.0 / width as f32,
-            1.0 / height as f32,
+        let kept = region.is_some();
+        let region = region
+            .filter(|_| self.smoothed_kept.get())
+            .map(|r| r.grown(ANTIALIAS_REACH, (width, height)));
+        self.smoothed_kept.set(kept);
+        gl.bind_framebuffer(
+            glow::FRAMEBUFFER,
+            if kept {
+                Some(picture.smoothed)
+            } else {
+                destination
+            },
         );
-        gl.active_texture(glow::TEXTURE0 + unit::PICTURE);
-        gl.bind_texture(glow::TEXTURE_2D, Some(picture.colour));
-        gl.bind_vertex_array(Some(self.empty_array));
-        gl.draw_arrays(glow::TRIANGLES, 0, 3);
-        gl.bind_texture(glow::TEXTURE_2D, None);
-        gl.active_texture(glow::TEXTURE0 + unit::SHADOW_MAP);
-        gl.enable(glow::DEPTH_TEST);
-        gl.enable(glow::BLEND);
+        gl.viewport(0, 0, width as i32, height as i32);
+        if region.is_none_or(|r| !r.is_empty()) {
+            if let Some(region) = region {
+                scissor(gl, region);
+            }
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::BLEND);
+            gl.disable(glow::CULL_FACE);
+            let program = &self.programs.antialias;
+            gl.use_program(Some(program.program));
+            gl.uniform_2_f32(
+                program.texel.as_ref(),
+                1.0 / width as f32,
+                1.0 / height as f32,
+            );
+            gl.active_texture(glow::TEXTURE0 + unit::PICTURE);
+            gl.bind_texture(glow::TEXTURE_2D, Some(picture.colour));
+            gl.bind_vertex_array(Some(self.empty_array));
+            gl.draw_arrays(glow::TRIANGLES, 0, 3);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.active_texture(glow::TEXTURE0 + unit::SHADOW_MAP);
+            gl.disable(glow::SCISSOR_TEST);
+            gl.enable(glow::DEPTH_TEST);
+            gl.enable(glow::BLEND);
+        }
+        if kept {
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(picture.smoothed));
+            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, destination);
+            let (w, h) = (width as i32, height as i32);
+            gl.blit_framebuffer(
+                0,
+                0,
+                w,
+                h,
+                0,
+                0,
+                w,
+                h,
+                glow::COLOR_BUFFER_BIT,
+                glow::NEAREST,
+            );
+            gl.bind_framebuffer(glow::FRAMEBUFFER, destination);
+        }
     }
 
     /// The gizmo, over a cleared depth buffer in its corner.

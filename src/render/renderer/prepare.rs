@@ -47,6 +47,9 @@ pub(super) struct Prepared {
     pub(super) lights: LightValues,
     pub(super) background: Rgba,
     pub(super) wireframe: bool,
+    /// Every body is opaque: the bodies are drawn without blending, which a software
+    /// rasteriser pays for at every fragment.
+    pub(super) opaque: bool,
     pub(super) shadow: Option<ShadowView>,
     /// The shadow map must be drawn again: all of it, or only in this region.
     pub(super) shadow_stale: bool,
@@ -282,6 +285,7 @@ impl Renderer {
             lights: values,
             background: frame.background,
             wireframe: frame.wireframe,
+            opaque: frame.objects.iter().all(|o| o.colour[3] >= 1.0),
             shadow,
             shadow_stale,
             shadow_region,
