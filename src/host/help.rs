@@ -31,7 +31,8 @@ The control panel's fields set Finish, Step, Tolerance, Live dt and Live rate (l
 
 <b>The document</b>
 Type into paragraphs to edit them. Edit ▸ Insert Animation adds an empty one (or one from a .asg file) at the cursor; Delete Animation removes the one clicked last.
-Save (Ctrl+S) writes only what changed; the previous version is kept as NAME~.";
+Save (Ctrl+S) writes only what changed; the previous version is kept as NAME~.
+File ▸ Export window as PNG writes a picture of this window as it shows now, animations included.";
 
 /// Shows the help window over `parent`.
 pub fn show(parent: &gtk::ApplicationWindow) {
