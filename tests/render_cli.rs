@@ -6,7 +6,7 @@
 mod render_support;
 
 use render_support::ghostscript::ghostscript;
-use render_support::gltf_validator::{ensure_validator, validate};
+use render_support::gltf_validator::{accessor_floats, ensure_validator, validate};
 use render_support::golden::{
     differences, golden, intermediate_pixels, read_png, MAX_DIFFERING, REGENERATE,
 };
@@ -391,7 +391,7 @@ fn the_gltf_animation_replays_the_simulated_motion() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|s| s["interpolation"] == "LINEAR"));
+        .all(|s| s["interpolation"] == "CUBICSPLINE"));
     // Two bodies (ground and ball), each with a translation and a rotation channel.
     assert_eq!(animation["channels"].as_array().unwrap().len(), 4);
     let input =
@@ -403,6 +403,75 @@ fn the_gltf_animation_replays_the_simulated_motion() {
     );
     // Many more samples than the output step: every track point of the simulation.
     assert!(input["count"].as_u64().unwrap() > 20, "{input}");
+}
+
+#[test]
+fn the_gltf_cubic_splines_follow_the_flight_between_samples() {
+    // examples/projectile.asg: the ball flies on a parabola until it lands at about 1.44 s.
+    // Read between the samples as glTF's cubic spline reads it, the parabola is exact (to
+    // 32-bit rounding); straight lines between the same samples miss it by g h² / 8.
+    let dir = output_dir("cli-gltf-spline");
+    let out = dir.join("projectile.glb");
+    succeed(&[
+        "export",
+        "examples/projectile.asg",
+        "--format",
+        "glb",
+        "-o",
+        text(&out),
+    ]);
+    let glb = std::fs::read(&out).unwrap();
+    let word = |at: usize| u32::from_le_bytes(glb[at..at + 4].try_into().unwrap()) as usize;
+    let json_length = word(12);
+    let document: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_length]).unwrap();
+    let bin = &glb[20 + json_length + 8..];
+    let floats = |accessor: &serde_json::Value| -> Vec<f64> {
+        let accessor = accessor.as_u64().unwrap() as usize;
+        accessor_floats(&document, bin, accessor)
+            .into_iter()
+            .map(f64::from)
+            .collect()
+    };
+    let animation = &document["animations"][0];
+    let ball = document["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["name"] == "ball")
+        .unwrap();
+    let channel = animation["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["node"] == ball && c["target"]["path"] == "translation")
+        .unwrap();
+    let sampler = &animation["samplers"][channel["sampler"].as_u64().unwrap() as usize];
+    assert_eq!(sampler["interpolation"], "CUBICSPLINE");
+    let times = floats(&sampler["input"]);
+    let keys = floats(&sampler["output"]);
+    assert_eq!(keys.len(), 9 * times.len());
+    let (speed, g) = (10.0 * std::f64::consts::FRAC_1_SQRT_2, 9.81);
+    let height = |t: f64| 0.25 + speed * t - 0.5 * g * t * t;
+    let (mut spline_error, mut line_error): (f64, f64) = (0.0, 0.0);
+    for k in 0..times.len() - 1 {
+        let (t0, t1) = (times[k], times[k + 1]);
+        if t1 > 1.4 {
+            break;
+        }
+        // Key k: in-tangent, value, out-tangent, three floats each; y is the second.
+        let (y0, out0) = (keys[9 * k + 4], keys[9 * k + 7]);
+        let (in1, y1) = (keys[9 * (k + 1) + 1], keys[9 * (k + 1) + 4]);
+        let h = t1 - t0;
+        let spline = 0.5 * (y0 + y1) + h / 8.0 * (out0 - in1);
+        let truth = height(0.5 * (t0 + t1));
+        spline_error = spline_error.max((spline - truth).abs());
+        line_error = line_error.max((0.5 * (y0 + y1) - truth).abs());
+    }
+    assert!(spline_error < 1e-5, "{spline_error}");
+    assert!(
+        line_error > 10.0 * spline_error,
+        "{line_error} {spline_error}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod render_support;
 
-use asgard::render::export::gltf::{self, Body, Motion, Part};
+use asgard::render::export::gltf::{self, Body, Motion, Part, Rate};
 use asgard::render::export::postscript::to_eps;
 use asgard::render::export::rayshade::to_rayshade;
 use asgard::render::export::ExportError;
@@ -12,7 +12,7 @@ use asgard::render::frame::Frame;
 use asgard::render::mesh::MeshKey;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use render_support::ghostscript::ghostscript;
-use render_support::gltf_validator::{ensure_validator, validate};
+use render_support::gltf_validator::{accessor_floats, ensure_validator, validate};
 use render_support::rayshade_grammar::Checker;
 use render_support::*;
 
@@ -249,7 +249,32 @@ fn swinging_bodies() -> (Vec<Body>, Motion) {
             .map(|_| Isometry3::translation(0.0, 2.0, 0.0))
             .collect(),
     ];
-    (bodies, Motion { times, poses })
+    (
+        bodies,
+        Motion {
+            times,
+            poses,
+            ..Motion::default()
+        },
+    )
+}
+
+/// The velocities of [`swinging_bodies`]' motion, for CUBICSPLINE samplers.
+fn swinging_rates(motion: &Motion) -> Vec<Vec<[Rate; 2]>> {
+    let rates = |rate: &dyn Fn(f64) -> Rate| -> Vec<[Rate; 2]> {
+        motion.times.iter().map(|&t| [rate(t); 2]).collect()
+    };
+    vec![
+        rates(&|t| Rate {
+            velocity: Vector3::zeros(),
+            angular_velocity: Vector3::new(0.0, 0.0, 3.6 * (3.0 * t).cos()),
+        }),
+        rates(&|t| Rate {
+            velocity: Vector3::new(0.0, -t, 0.0),
+            angular_velocity: Vector3::new(0.0, 4.0, 0.0),
+        }),
+        rates(&|_| Rate::default()),
+    ]
 }
 
 #[test]
@@ -258,10 +283,17 @@ fn gltf_and_glb_pass_the_khronos_validator() {
     let dir = output_dir("export-gltf");
     let (bodies, motion) = swinging_bodies();
     let asset = gltf::build(&library(), &bodies, &motion).unwrap();
+    let cubic = Motion {
+        rates: swinging_rates(&motion),
+        ..motion.clone()
+    };
+    let cubic = gltf::build(&library(), &bodies, &cubic).unwrap();
     let still = gltf::build(&library(), &bodies, &Motion::default()).unwrap();
     for (name, asset) in [
         ("swing.gltf", &asset),
         ("swing.glb", &asset),
+        ("swing-cubic.gltf", &cubic),
+        ("swing-cubic.glb", &cubic),
         ("still.gltf", &still),
     ] {
         let path = dir.join(name);
@@ -293,6 +325,11 @@ fn gltf_and_glb_pass_the_khronos_validator() {
         .unwrap()
         .iter()
         .all(|s| s["interpolation"] == "LINEAR"));
+    assert!(cubic.document["animations"][0]["samplers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["interpolation"] == "CUBICSPLINE"));
     assert!(still.document.get("animations").is_none());
 }
 
@@ -301,16 +338,8 @@ fn gltf_animation_holds_the_sampled_poses() {
     let (bodies, motion) = swinging_bodies();
     let asset = gltf::build(&library(), &bodies, &motion).unwrap();
     let document = &asset.document;
-    let read_floats = |accessor: usize| -> Vec<f32> {
-        let accessor = &document["accessors"][accessor];
-        let view = &document["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-        let start = view["byteOffset"].as_u64().unwrap() as usize;
-        let length = view["byteLength"].as_u64().unwrap() as usize;
-        asset.buffer[start..start + length]
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
-            .collect()
-    };
+    let read_floats =
+        |accessor: usize| -> Vec<f32> { accessor_floats(document, &asset.buffer, accessor) };
     let animation = &document["animations"][0];
     let channel = animation["channels"]
         .as_array()

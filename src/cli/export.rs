@@ -2,9 +2,10 @@
 //! Rayshade scene file, or its whole motion as glTF 2.0 (4.1.10) or as a web page (HTML, which
 //! takes compound documents too: `export_html`).
 //!
-//! glTF carries the motion as one LINEAR animation channel per body for translation and one
-//! for rotation, sampled at every time any body's track has a point, so the file plays back
-//! exactly the piecewise-linear motion the simulator computed (4.1.9).
+//! glTF carries the motion as one CUBICSPLINE animation channel per body for translation and
+//! one for rotation, keyed at every time any body's track has a point with the velocities
+//! there as tangents, so the file plays back the cubic Hermite motion the simulator's tracks
+//! hold (`sim::track`; the dissertation's tracks were piecewise linear, 4.1.9).
 //!
 //! `-o OUT` is written atomically (a failure leaves the file that was there); a read-only OUT
 //! is refused before anything is computed, unless `--force` is given.

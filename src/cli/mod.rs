@@ -39,7 +39,7 @@ pub enum Command {
     /// errors as FILE:LINE:COL: error: MSG.
     Render(render::RenderArgs),
     /// Export a scene at one time as PPM, PostScript or a Rayshade file, or its whole motion
-    /// as glTF 2.0 (.gltf or .glb) with linear animation channels, or a scene or compound
+    /// as glTF 2.0 (.gltf or .glb) with cubic-spline animation channels, or a scene or compound
     /// document as a web page that plays its animations (html).
     Export(export::ExportArgs),
     /// Open a compound document with its animations embedded, to read and edit it.

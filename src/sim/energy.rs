@@ -46,7 +46,8 @@ impl Ledger {
             until,
             kinetic_start: kinetic_energy(model, motion, start),
             kinetic_end: kinetic_energy(model, motion, until),
-            instantaneous: collider.map_or_else(Vec::new, |c| c.energy(until)),
+            instantaneous: collider
+                .map_or_else(Vec::new, |c| c.energy(until, &motion.motion().tracks())),
             work: model.work(motion.motion(), until),
         }
     }

@@ -49,3 +49,15 @@ pub fn validate(module: &Path, file: &Path) -> serde_json::Value {
     );
     serde_json::from_slice(&output.stdout).unwrap()
 }
+
+/// The 32-bit floats of glTF accessor `accessor` of `document`, read from its binary `buffer`.
+pub fn accessor_floats(document: &serde_json::Value, buffer: &[u8], accessor: usize) -> Vec<f32> {
+    let accessor = &document["accessors"][accessor];
+    let view = &document["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let length = view["byteLength"].as_u64().unwrap() as usize;
+    buffer[start..start + length]
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}

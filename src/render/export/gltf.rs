@@ -4,8 +4,13 @@
 //! One glTF mesh geometry per shape (shared by every body using it; a shape seen in several
 //! colours gets one glTF mesh per colour over the same accessors), one material per colour,
 //! one node per body with a child node per part, and the motion as one animation whose
-//! channels drive each body node's translation and rotation through LINEAR samplers over the
-//! times the caller sampled.
+//! channels drive each body node's translation and rotation over the times the caller sampled.
+//! With the bodies' velocities at those times ([`Motion::rates`]) the samplers are CUBICSPLINE:
+//! each key carries the pose's derivative before and after it, so a viewer reads between keys
+//! the same cubic Hermite polynomials the simulator's tracks hold (`sim::track`, O(h⁴) between
+//! points, where straight lines err by O(h²)), and a collision's jump of velocity is a jump of
+//! the tangent at its key. Without them the samplers are LINEAR (the web page's player
+//! interpolates linearly).
 
 use super::ExportError;
 use crate::render::frame::Rgba;
@@ -14,7 +19,7 @@ use crate::save;
 use crate::scene::state::{BodyState, BodyStates};
 use crate::scene::Scene;
 use crate::sim::physics::SceneMotion;
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::{Isometry3, Quaternion, Vector3};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,11 +41,32 @@ pub struct Body {
 }
 
 /// Sampled motion: strictly increasing times (seconds) and, for each body in order, its pose
-/// at each time.
+/// at each time and, optionally, how fast that pose changes there.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Motion {
     pub times: Vec<f64>,
     pub poses: Vec<Vec<Isometry3<f64>>>,
+    /// For each body, at each time, its velocities just before and just after the time (they
+    /// differ where a collision changes them): the tangents of CUBICSPLINE samplers. Empty
+    /// for LINEAR samplers.
+    pub rates: Vec<Vec<[Rate; 2]>>,
+}
+
+/// How fast a body's pose changes: the velocity of its centre of mass (the pose's origin)
+/// and its angular velocity, in world axes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Rate {
+    pub velocity: Vector3<f64>,
+    pub angular_velocity: Vector3<f64>,
+}
+
+impl Rate {
+    fn of(state: &BodyState) -> Rate {
+        Rate {
+            velocity: state.velocity,
+            angular_velocity: state.angular_velocity,
+        }
+    }
 }
 
 /// At most this many samples go into a glTF animation; more track points than that are
@@ -51,9 +77,10 @@ impl Motion {
     /// Every body's pose at every time any body's track has a point (at most
     /// [`MAX_SAMPLES`], else evenly spaced), from the scene's start to its finish. Where a
     /// body's state jumps (a collision) the state after the jump is kept.
+    /// With the bodies' velocities, for cubic-spline interpolation.
     pub fn sampled(scene: &Scene, motion: &SceneMotion) -> Motion {
         let times = thinned(track_times(scene, motion), scene, MAX_SAMPLES);
-        Motion::at(scene, motion, times)
+        Motion::at(scene, motion, times).with_rates(scene, motion)
     }
 
     /// Every body's pose at each of `times`: the state after a jump at that time, the
@@ -68,7 +95,31 @@ impl Motion {
                     .collect()
             })
             .collect();
-        Motion { times, poses }
+        Motion {
+            times,
+            poses,
+            rates: Vec::new(),
+        }
+    }
+
+    /// Adds every body's velocities before and after each time (at rest where the motion is
+    /// not known), for CUBICSPLINE samplers.
+    pub fn with_rates(mut self, scene: &Scene, motion: &SceneMotion) -> Motion {
+        self.rates = (0..scene.bodies.len())
+            .map(|b| {
+                self.times
+                    .iter()
+                    .map(|&t| match motion.body_state(b, t) {
+                        Some(after) => {
+                            let before = motion.state_before(b, t).unwrap_or(after);
+                            [Rate::of(&before), Rate::of(&after)]
+                        }
+                        None => [Rate::default(); 2],
+                    })
+                    .collect()
+            })
+            .collect();
+        self
     }
 }
 
@@ -313,7 +364,8 @@ impl Builder {
     }
 
     /// The animation: one time accessor shared by every sampler, and a translation and a
-    /// rotation sampler per body node.
+    /// rotation sampler per body node: CUBICSPLINE when the motion has its rates and two times
+    /// at least, else LINEAR.
     fn animation(&mut self, body_nodes: &[usize], motion: &Motion) -> Value {
         let times: Vec<f32> = motion.times.iter().map(|t| *t as f32).collect();
         let input = self.accessor(
@@ -326,12 +378,34 @@ impl Builder {
         );
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
-        for (node, poses) in body_nodes.iter().zip(&motion.poses) {
-            let translations: Vec<f32> = poses
-                .iter()
-                .flat_map(|p| vec3(&p.translation.vector))
-                .collect();
-            let rotations: Vec<f32> = continuous_rotations(poses).into_iter().flatten().collect();
+        for (b, (node, poses)) in body_nodes.iter().zip(&motion.poses).enumerate() {
+            let rotations = continuous_rotations(poses);
+            // glTF's splines need two keys at least; a single pose is a LINEAR key.
+            let rates = motion.rates.get(b).filter(|_| poses.len() >= 2);
+            let (translations, rotations, interpolation, keys) = match rates {
+                Some(rates) => (
+                    spline(
+                        poses,
+                        rates,
+                        |pose| vec3(&pose.translation.vector),
+                        |rate, _| vec3(&rate.velocity),
+                    ),
+                    spline(&rotations, rates, xyzw, |rate, q| {
+                        xyzw(&(Quaternion::from_imag(rate.angular_velocity) * q * 0.5))
+                    }),
+                    "CUBICSPLINE",
+                    3 * poses.len(),
+                ),
+                None => (
+                    poses
+                        .iter()
+                        .flat_map(|p| vec3(&p.translation.vector))
+                        .collect(),
+                    rotations.iter().flat_map(xyzw).collect(),
+                    "LINEAR",
+                    poses.len(),
+                ),
+            };
             for (path, values, kind) in [
                 ("translation", translations, "VEC3"),
                 ("rotation", rotations, "VEC4"),
@@ -339,17 +413,43 @@ impl Builder {
                 let output = self.accessor(
                     &floats(&values),
                     None,
-                    json!({ "componentType": FLOAT, "count": poses.len(), "type": kind }),
+                    json!({ "componentType": FLOAT, "count": keys, "type": kind }),
                 );
                 channels.push(
                     json!({ "sampler": samplers.len(), "target": { "node": node, "path": path } }),
                 );
-                samplers
-                    .push(json!({ "input": input, "output": output, "interpolation": "LINEAR" }));
+                samplers.push(
+                    json!({ "input": input, "output": output, "interpolation": interpolation }),
+                );
             }
         }
         json!({ "name": "motion", "samplers": samplers, "channels": channels })
     }
+}
+
+/// A CUBICSPLINE sampler's output: per key its in-tangent (the rate before the key), its
+/// value and its out-tangent (the rate after it), the first in-tangent and the last
+/// out-tangent zero as glTF asks (they are never used).
+fn spline<T, const N: usize>(
+    values: &[T],
+    rates: &[[Rate; 2]],
+    value: impl Fn(&T) -> [f32; N],
+    rate: impl Fn(&Rate, &T) -> [f32; N],
+) -> Vec<f32> {
+    let last = values.len().saturating_sub(1);
+    let mut out = Vec::with_capacity(3 * N * values.len());
+    for (k, (v, [before, after])) in values.iter().zip(rates).enumerate() {
+        out.extend(if k == 0 { [0.0; N] } else { rate(before, v) });
+        out.extend(value(v));
+        out.extend(if k == last { [0.0; N] } else { rate(after, v) });
+    }
+    out
+}
+
+/// A quaternion as glTF orders it (x, y, z, w). A rotation's tangent is the rate of change
+/// of its unit quaternion `q` for a body turning at `ω` (world axes): `q̇ = ½ (0, ω) q`.
+fn xyzw(q: &Quaternion<f64>) -> [f32; 4] {
+    [q.i as f32, q.j as f32, q.k as f32, q.w as f32]
 }
 
 /// Checks that the motion matches the bodies and that times increase strictly.
@@ -357,16 +457,19 @@ fn check_motion(bodies: &[Body], motion: &Motion) -> Result<(), ExportError> {
     if motion.times.is_empty() {
         return Ok(());
     }
-    if motion.poses.len() != bodies.len() {
-        return Err(ExportError::Invalid {
+    let per_body = |what: &str, count: usize| {
+        if count == bodies.len() {
+            return Ok(());
+        }
+        Err(ExportError::Invalid {
             location: "motion".into(),
             problem: format!(
-                "has poses for {} bodies but there are {}",
-                motion.poses.len(),
+                "has {what} for {count} bodies but there are {}",
                 bodies.len()
             ),
-        });
-    }
+        })
+    };
+    per_body("poses", motion.poses.len())?;
     // glTF stores times as 32-bit floats, which must still increase strictly.
     for (i, pair) in motion.times.windows(2).enumerate() {
         if (pair[1] as f32).partial_cmp(&(pair[0] as f32)) != Some(std::cmp::Ordering::Greater)
@@ -380,6 +483,20 @@ fn check_motion(bodies: &[Body], motion: &Motion) -> Result<(), ExportError> {
                 ),
             });
         }
+    }
+    if !motion.rates.is_empty() {
+        per_body("rates", motion.rates.len())?;
+    }
+    if let Some(b) = (0..motion.rates.len()).find(|&b| motion.rates[b].len() != motion.times.len())
+    {
+        return Err(ExportError::Invalid {
+            location: format!("motion of body {b} ({})", bodies[b].name),
+            problem: format!(
+                "has {} rates for {} times",
+                motion.rates[b].len(),
+                motion.times.len()
+            ),
+        });
     }
     for (b, poses) in motion.poses.iter().enumerate() {
         if poses.len() != motion.times.len() {
@@ -401,10 +518,10 @@ fn check_motion(bodies: &[Body], motion: &Motion) -> Result<(), ExportError> {
     Ok(())
 }
 
-/// Unit quaternions (x, y, z, w) with signs chosen so that neighbours are on the same side,
-/// so that interpolation takes the short way round.
-fn continuous_rotations(poses: &[Isometry3<f64>]) -> Vec<[f32; 4]> {
-    let mut previous: Option<nalgebra::Quaternion<f64>> = None;
+/// Unit quaternions with signs chosen so that neighbours are on the same side, so that
+/// interpolation takes the short way round.
+fn continuous_rotations(poses: &[Isometry3<f64>]) -> Vec<Quaternion<f64>> {
+    let mut previous: Option<Quaternion<f64>> = None;
     poses
         .iter()
         .map(|pose| {
@@ -413,14 +530,13 @@ fn continuous_rotations(poses: &[Isometry3<f64>]) -> Vec<[f32; 4]> {
                 q = -q;
             }
             previous = Some(q);
-            [q.i as f32, q.j as f32, q.k as f32, q.w as f32]
+            q
         })
         .collect()
 }
 
 fn quaternion(pose: &Isometry3<f64>) -> [f32; 4] {
-    let q = pose.rotation.quaternion();
-    [q.i as f32, q.j as f32, q.k as f32, q.w as f32]
+    xyzw(pose.rotation.quaternion())
 }
 
 fn material(colour: &Rgba) -> Value {
@@ -511,8 +627,7 @@ mod tests {
             UnitQuaternion::from_euler_angles(0.0, 0.0, -3.0),
         );
         let q = continuous_rotations(&[a, b]);
-        let dot: f32 = q[0].iter().zip(&q[1]).map(|(x, y)| x * y).sum();
-        assert!(dot > 0.0);
+        assert!(q[0].dot(&q[1]) > 0.0);
     }
 
     #[test]
@@ -525,6 +640,7 @@ mod tests {
         let motion = Motion {
             times: vec![0.0, 1.0, 1.0],
             poses: vec![vec![Isometry3::identity(); 3]],
+            ..Motion::default()
         };
         let error = build(&MeshLibrary::new(), std::slice::from_ref(&body), &motion).unwrap_err();
         assert_eq!(
@@ -534,11 +650,13 @@ mod tests {
         let motion = Motion {
             times: vec![0.0, 1.0, 1.0 + 1e-12],
             poses: vec![vec![Isometry3::identity(); 3]],
+            ..Motion::default()
         };
         assert!(build(&MeshLibrary::new(), std::slice::from_ref(&body), &motion).is_err());
         let motion = Motion {
             times: vec![0.0, 1.0],
             poses: vec![vec![Isometry3::identity(); 3]],
+            ..Motion::default()
         };
         let error = build(&MeshLibrary::new(), &[body], &motion).unwrap_err();
         assert!(

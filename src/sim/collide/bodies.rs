@@ -5,10 +5,11 @@
 use crate::geom::Shape;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::model::{LinkTarget, Scene, ShapeSet};
+use crate::sim::motion::Tracks;
 use crate::sim::physics::trajectory::Constraint;
 use crate::sim::physics::{BodyModel, Model, BODY_VARIABLES};
 use crate::sim::schedule::StepContext;
-use crate::sim::track::Cursor;
+use crate::sim::track::{Cursor, Side};
 use crate::sim::VarId;
 use nalgebra::{Isometry3, Matrix3, Translation3, UnitQuaternion, Vector3};
 
@@ -66,9 +67,65 @@ impl CollisionBody {
         self.read(context, t, false, cursors)
     }
 
-    /// The body's state just before `t` (before any jump there), if computed.
-    pub fn state_before(&self, context: &StepContext<'_>, t: f64) -> Option<Kinematics> {
-        self.read(context, t, true, &mut [Cursor::default(); BODY_VARIABLES])
+    /// How far the body turned from `from` to just before `to`: `∫ ω dt` along the computed
+    /// motion, by Simpson's rule on each interval between the points of its tracks (the middle
+    /// read through the tracks' cubics), so that a constant torque's work `T · ∫ ω dt` is
+    /// read to the integrator's accuracy however many steps the interval spans. `None` where
+    /// the motion is not computed.
+    pub fn turned(&self, tracks: &Tracks, from: f64, to: f64) -> Option<Vector3<f64>> {
+        let Some(vars) = self.model.vars else {
+            return Some(Vector3::zeros());
+        };
+        let mut times = vec![from, to];
+        let mut seen = Vec::new();
+        for k in 0..BODY_VARIABLES {
+            let (c, _) = tracks.location(vars.at(k))?;
+            if seen.contains(&c) {
+                continue;
+            }
+            seen.push(c);
+            let track = tracks.read(c);
+            times.extend(track.times().iter().filter(|&&t| t > from && t < to));
+        }
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let mut cursors = [Cursor::default(); BODY_VARIABLES];
+        let mut spin = |t: f64, side: Side| {
+            self.state_in(tracks, t, side, &mut cursors)
+                .map(|s| s.angular_velocity)
+        };
+        let mut turned = Vector3::zeros();
+        let mut start = spin(from, Side::After)?;
+        for pair in times.windows(2) {
+            let (t0, t1) = (pair[0], pair[1]);
+            let middle = spin(0.5 * (t0 + t1), Side::After)?;
+            let end = spin(t1, Side::Before)?;
+            turned += (t1 - t0) / 6.0 * (start + 4.0 * middle + end);
+            if t1 < to {
+                start = spin(t1, Side::After)?;
+            }
+        }
+        Some(turned)
+    }
+
+    /// The body's state at `t` on `side` of any jump there, read from `tracks` (outside a
+    /// step, where there is no [`StepContext`]); `cursors` as for
+    /// [`CollisionBody::state_from`].
+    pub fn state_in(
+        &self,
+        tracks: &Tracks,
+        t: f64,
+        side: Side,
+        cursors: &mut [Cursor; BODY_VARIABLES],
+    ) -> Option<Kinematics> {
+        let Some(vars) = self.model.vars else {
+            return Some(self.at_rest());
+        };
+        let mut v = [0.0; BODY_VARIABLES];
+        for (k, (value, cursor)) in v.iter_mut().zip(cursors.iter_mut()).enumerate() {
+            *value = tracks.value(vars.at(k), t, side, cursor)?;
+        }
+        Some(self.kinematics(&v))
     }
 
     fn read(
@@ -80,13 +137,7 @@ impl CollisionBody {
     ) -> Option<Kinematics> {
         let model = &self.model;
         let Some(vars) = model.vars else {
-            return Some(Kinematics {
-                position: model.initial.position,
-                rotation: model.initial.rotation,
-                velocity: Vector3::zeros(),
-                momentum: Vector3::zeros(),
-                angular_velocity: Vector3::zeros(),
-            });
+            return Some(self.at_rest());
         };
         let ids: [VarId; BODY_VARIABLES] = std::array::from_fn(|k| vars.at(k));
         let mut v = [0.0; BODY_VARIABLES];
@@ -94,6 +145,17 @@ impl CollisionBody {
             return None;
         }
         Some(self.kinematics(&v))
+    }
+
+    /// A fixed body's state: where it was placed, still.
+    fn at_rest(&self) -> Kinematics {
+        Kinematics {
+            position: self.model.initial.position,
+            rotation: self.model.initial.rotation,
+            velocity: Vector3::zeros(),
+            momentum: Vector3::zeros(),
+            angular_velocity: Vector3::zeros(),
+        }
     }
 
     /// The state whose state variables have the values `v`.

@@ -64,7 +64,13 @@ pub(crate) fn change(
 /// The records that stand, in time order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Ledger {
-    records: Vec<EnergyRecord>,
+    /// Each with the sequence number it was made with.
+    records: Vec<(u64, EnergyRecord)>,
+    /// The sequence number of the next record.
+    next: u64,
+    /// Records numbered below this were made before the back-ups being applied now were asked
+    /// for (see [`Ledger::settle`]).
+    settled: u64,
 }
 
 impl Ledger {
@@ -73,17 +79,30 @@ impl Ledger {
         if record.change == 0.0 {
             return;
         }
-        let at = self.records.partition_point(|r| r.time <= record.time);
-        self.records.insert(at, record);
+        let at = self.records.partition_point(|(_, r)| r.time <= record.time);
+        self.records.insert(at, (self.next, record));
+        self.next += 1;
+    }
+
+    /// Marks every record made so far as applied: the back-ups asked for with them have been
+    /// made, so their jumps are in the tracks. Called as the collider is called again.
+    pub fn settle(&mut self) {
+        self.settled = self.next;
     }
 
     /// Forgets the records of `body` after `time` (from `time` on, when `reset`), as its
-    /// collisions are forgotten when it is backed up there.
+    /// collisions are forgotten when it is backed up there. A back-up to `time` also drops the
+    /// jumps the body's tracks had at `time` (they end at the value before it), so the records
+    /// of applied jumps at `time` go too, and the collider makes them again if it finds the
+    /// instant again; a contact load's work up to `time` stands, and so do the records of the
+    /// back-up being applied, whose jumps follow the truncation.
     pub fn truncate(&mut self, body: usize, time: f64, reset: bool) {
-        let from = self.records.partition_point(|r| r.time < time);
+        let from = self.records.partition_point(|(_, r)| r.time < time);
+        let settled = self.settled;
         let mut later = self.records.split_off(from);
-        later.retain(|r| {
-            let undone = r.time > time || (reset && r.time >= time);
+        later.retain(|(seq, r)| {
+            let jump_dropped = r.time == time && *seq < settled && r.cause != Cause::ContactForce;
+            let undone = r.time > time || (reset && r.time >= time) || jump_dropped;
             !(undone && r.bodies.contains(&body))
         });
         self.records.append(&mut later);
@@ -95,28 +114,37 @@ impl Ledger {
         let records = self
             .records
             .iter()
-            .filter_map(|r| {
+            .filter_map(|(seq, r)| {
                 let bodies: Option<Vec<usize>> = r.bodies.iter().map(|&b| map[b]).collect();
                 let bodies = bodies?;
-                (!bodies.iter().any(|&b| dropped(b))).then(|| EnergyRecord {
-                    bodies,
-                    ..r.clone()
+                (!bodies.iter().any(|&b| dropped(b))).then(|| {
+                    (
+                        *seq,
+                        EnergyRecord {
+                            bodies,
+                            ..r.clone()
+                        },
+                    )
                 })
             })
             .collect();
-        Ledger { records }
+        Ledger {
+            records,
+            next: self.next,
+            settled: self.next,
+        }
     }
 
     /// Forgets the records before `time` (a live run's history).
     pub fn forget_before(&mut self, time: f64) {
-        let keep = self.records.partition_point(|r| r.time < time);
+        let keep = self.records.partition_point(|(_, r)| r.time < time);
         self.records.drain(..keep);
     }
 
     /// The total change per cause up to `until`, in the order of [`Cause`].
     pub fn totals(&self, until: f64) -> Vec<(Cause, f64)> {
         let mut totals: Vec<(Cause, f64)> = Vec::new();
-        for r in self.records.iter().take_while(|r| r.time <= until) {
+        for (_, r) in self.records.iter().take_while(|(_, r)| r.time <= until) {
             match totals.iter_mut().find(|(c, _)| *c == r.cause) {
                 Some((_, total)) => *total += r.change,
                 None => totals.push((r.cause, r.change)),
@@ -124,5 +152,40 @@ impl Ledger {
         }
         totals.sort_by_key(|&(c, _)| c);
         totals
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(time: f64, cause: Cause, change: f64) -> EnergyRecord {
+        EnergyRecord {
+            time,
+            cause,
+            bodies: vec![0, 1],
+            change,
+        }
+    }
+
+    #[test]
+    fn a_back_up_to_an_instant_forgets_the_jumps_it_drops_and_keeps_its_own() {
+        let mut ledger = Ledger::default();
+        ledger.record(record(0.5, Cause::Impact, -0.25));
+        // An instant at t = 1 applied, and a load's work up to it.
+        ledger.record(record(1.0, Cause::Impact, -1.0));
+        ledger.record(record(1.0, Cause::ContactForce, -0.5));
+        ledger.record(record(2.0, Cause::Impact, -4.0));
+        ledger.settle();
+        // The instant found again at t = 1, recorded as its back-up is asked for.
+        ledger.record(record(1.0, Cause::Impact, -1.0));
+        ledger.truncate(1, 1.0, false);
+        assert_eq!(
+            ledger.totals(f64::INFINITY),
+            vec![(Cause::Impact, -1.25), (Cause::ContactForce, -0.5)]
+        );
+        // A reset to the start forgets everything from it on.
+        ledger.truncate(0, 0.5, true);
+        assert_eq!(ledger.totals(f64::INFINITY), vec![]);
     }
 }

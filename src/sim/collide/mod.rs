@@ -60,6 +60,7 @@ use crate::geom::distance::ShapePairCache;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
+use crate::sim::motion::Tracks;
 use crate::sim::physics::{FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
@@ -227,9 +228,22 @@ impl Collider {
     }
 
     /// The change of kinetic energy the standing instantaneous changes made up to `until`, per
-    /// cause (see [`ledger`]).
-    pub fn energy(&self, until: f64) -> Vec<(Cause, f64)> {
-        self.lock().ledger.totals(until)
+    /// cause (see [`ledger`]), with the work of the contact loads still in effect at `until`
+    /// up to it, read from `tracks`.
+    pub(crate) fn energy(&self, until: f64, tracks: &Tracks) -> Vec<(Cause, f64)> {
+        let detector = self.lock();
+        let mut totals = detector.ledger.totals(until);
+        let open = detector.open_load_work(until, tracks);
+        if open != 0.0 {
+            match totals.iter_mut().find(|(c, _)| *c == Cause::ContactForce) {
+                Some((_, total)) => *total += open,
+                None => {
+                    totals.push((Cause::ContactForce, open));
+                    totals.sort_by_key(|&(c, _)| c);
+                }
+            }
+        }
+        totals
     }
 
     /// The components holding body `body`'s state in `partition`.
@@ -244,7 +258,9 @@ impl Collider {
 
 impl StepObserver for Collider {
     fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>) {
-        self.lock().stepped(step, context);
+        let mut detector = self.lock();
+        detector.ledger.settle();
+        detector.stepped(step, context);
     }
 
     fn truncated(
@@ -260,7 +276,9 @@ impl StepObserver for Collider {
     }
 
     fn waiting(&mut self, context: &mut StepContext<'_>) -> bool {
-        self.lock().advance(context)
+        let mut detector = self.lock();
+        detector.ledger.settle();
+        detector.advance(context)
     }
 }
 

@@ -51,12 +51,21 @@ impl SceneMotion {
     /// The state of body `body` at `t`, or `None` if `t` is not computed (yet) for it. A fixed
     /// body is at its initial state at every time.
     pub fn state(&self, body: usize, t: f64) -> Option<BodyState> {
+        self.state_on(body, t, Side::After)
+    }
+
+    /// As [`SceneMotion::state`], but just before `t`: before the jump of a collision there.
+    pub fn state_before(&self, body: usize, t: f64) -> Option<BodyState> {
+        self.state_on(body, t, Side::Before)
+    }
+
+    fn state_on(&self, body: usize, t: f64, side: Side) -> Option<BodyState> {
         let mut cursors = [Cursor::default(); BODY_VARIABLES];
         state_from(
             &self.motion.tracks(),
             &self.bodies[body],
             t,
-            Side::After,
+            side,
             &mut cursors,
         )
     }

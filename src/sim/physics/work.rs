@@ -441,7 +441,8 @@ fn position_and_spin(
     (state.position, state.angular_velocity)
 }
 
-/// The times at which any variable of `bodies` was computed, up to `until`, each
+/// The times at which any variable of `bodies` was computed up to `until` (and `until` itself
+/// when it falls between two points), each
 /// jump as two entries (before, then after).
 fn merged_times(
     bodies: &[usize],
@@ -489,6 +490,11 @@ fn merged_times(
             out.push((time, Side::Before));
         }
         out.push((time, Side::After));
+    }
+    // The ledger's end between two points: the work up to it, as the kinetic energy is read
+    // there.
+    if out.last().is_some_and(|&(last, _)| last < end) && end.is_finite() {
+        out.push((end, Side::After));
     }
     out
 }

@@ -42,7 +42,9 @@ use crate::geom::contact_region;
 use crate::geom::distance::closest_between_shapes;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::graph::ComponentId;
+use crate::sim::motion::Tracks;
 use crate::sim::schedule::StepContext;
+use crate::sim::track::Side;
 use nalgebra::{Matrix3, Vector3};
 use pairs::{Pairs, Persistent};
 use solve::{solve, SolverBody, SolverContact, WarmCorner};
@@ -690,11 +692,7 @@ impl Detector {
         context: &StepContext<'_>,
     ) {
         if let Some(load) = self.contacts.current(b).copied() {
-            if let Some(end) = self.bodies[b].state_before(context, time) {
-                let span = time - load.since;
-                let spin = (load.state.angular_velocity + end.angular_velocity) / 2.0 * span;
-                let work =
-                    load.force.dot(&(end.position - load.state.position)) + load.torque.dot(&spin);
+            if let Some(work) = self.load_work(b, &load, time, context.tracks) {
                 self.ledger.record(EnergyRecord {
                     time,
                     cause: Cause::ContactForce,
@@ -710,6 +708,37 @@ impl Detector {
             torque,
             state,
         });
+    }
+
+    /// The work `load` on body `b` did from its start to just before `time`: its force times
+    /// the centre of mass's displacement (exact for a constant force) and its torque times how
+    /// far the body turned (`CollisionBody::turned`). `None` where the motion is not computed.
+    fn load_work(&self, b: usize, load: &Load, time: f64, tracks: &Tracks) -> Option<f64> {
+        let body = &self.bodies[b];
+        let end = body.state_in(tracks, time, Side::Before, &mut Default::default())?;
+        let turned = body.turned(tracks, load.since, time)?;
+        Some(load.force.dot(&(end.position - load.state.position)) + load.torque.dot(&turned))
+    }
+
+    /// The work of the contact loads in effect at `until` from their starts to `until`: the
+    /// ledger records a load's work as it ends, so these are not yet in it.
+    pub(super) fn open_load_work(&self, until: f64, tracks: &Tracks) -> f64 {
+        let mut bodies: Vec<usize> = self.contacts.loads.keys().copied().collect();
+        bodies.sort_unstable();
+        bodies
+            .into_iter()
+            .filter_map(|b| {
+                let history = &self.contacts.loads[&b];
+                let at = history
+                    .partition_point(|l| l.since <= until)
+                    .checked_sub(1)?;
+                let load = history[at];
+                if load.is_zero() || load.since >= until {
+                    return None;
+                }
+                self.load_work(b, &load, until, tracks)
+            })
+            .sum()
     }
 
     /// Undoes what a back-up of body `b` to `time` (from `time` on, when `reset`) invalidates:
