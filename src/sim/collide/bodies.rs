@@ -85,7 +85,12 @@ impl CollisionBody {
             }
             seen.push(c);
             let track = tracks.read(c);
-            times.extend(track.times().iter().filter(|&&t| t > from && t < to));
+            // The points are in time order: find the interval's by bisection, not by reading
+            // the whole track (a long run's tracks hold hundreds of thousands).
+            let points = track.times();
+            let first = points.partition_point(|&t| t <= from);
+            let last = points.partition_point(|&t| t < to);
+            times.extend_from_slice(&points[first..last.max(first)]);
         }
         times.sort_by(f64::total_cmp);
         times.dedup();
