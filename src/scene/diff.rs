@@ -96,6 +96,9 @@ pub struct SceneDiff {
     /// Bodies of the new scene whose restitution or friction changed: their collisions, and
     /// what followed them, must be computed again.
     pub collision_changed: BTreeSet<String>,
+    /// Whether the bodies have the same names in the same order (so the same indices) before
+    /// and after: what a model update would otherwise compare name by name.
+    pub bodies_in_place: bool,
 }
 
 impl SceneDiff {
@@ -125,7 +128,7 @@ pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
         |s| Some(&s.name),
         shape_aspects,
     );
-    d.named(
+    d.out.bodies_in_place = d.named(
         ElementKind::Body,
         &old.bodies,
         &new.bodies,
@@ -197,7 +200,7 @@ impl Differ<'_> {
         new: &[T],
         name: impl Fn(&T) -> Option<&String>,
         aspects: impl Fn(&T, &T) -> Aspects,
-    ) {
+    ) -> bool {
         let same_names = old
             .iter()
             .zip(new)
@@ -240,6 +243,7 @@ impl Differ<'_> {
         for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
             self.push(kind, Some(i + same_names), None, ChangeKind::Removed);
         }
+        same_names == old.len() && same_names == new.len()
     }
 
     /// Forces and links: matched within groups of the same key (the body they act on). The

@@ -87,10 +87,16 @@ impl SceneShapes {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // The first shape set of each name, looked up once per body (a search of the list
+        // per body was quadratic in the scene's size).
+        let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(scene.shapes.len());
+        for (i, set) in scene.shapes.iter().enumerate() {
+            by_name.entry(set.name.as_str()).or_insert(i);
+        }
         let body_shapes = scene
             .bodies
             .iter()
-            .map(|body| scene.shapes.iter().position(|s| s.name == body.shape))
+            .map(|body| by_name.get(body.shape.as_str()).copied())
             .collect();
         let body_names = scene
             .bodies

@@ -682,7 +682,7 @@ mod tests {
             own: &own,
             inputs: &[],
         };
-        let values: Vec<f64> = system.variables().iter().map(|v| v.initial()).collect();
+        let values: Vec<f64> = system.variables().map(|v| v.initial()).collect();
         let prescriptions = own
             .iter()
             .filter(|v| !system.variable(**v).prescriptions().is_empty())

@@ -2,13 +2,16 @@
 //! acting on each body, and the resolution of `$t` and `[NAME ATTR]` in the scene's
 //! expressions.
 
+use super::bodies::Bodies;
 use super::body::{slot, BodyModel, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::kinematics::{Kinematics, Steering};
+use super::layout::slot_of;
 use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
 use super::work::{self, ElementKind, Source, WorkElement};
 use crate::lang::ast::{Part, WordKind};
+use crate::lang::fxhash::FxHashMap;
 use crate::lang::span::Span;
 use crate::scene::model::{ConstrainedVar, ExprVec, Expression, Scene};
 use crate::sim::VarId;
@@ -22,19 +25,23 @@ const BODY_ATTRIBUTES: &str = "x y z dx dy dz rx ry rz drx dry drz mass";
 const TRAJECTORY_ATTRIBUTES: &str = "x y z dx dy dz";
 
 /// Everything expressions can refer to, as nodes.
+///
+/// Its per-body tables are maps holding only the bodies used, so that an update assembling a
+/// few bodies of many costs what those few need.
 pub(crate) struct World<'s> {
-    pub bodies: Vec<BodyModel>,
-    /// Per body, its state as nodes, made when first used (an update assembling a few bodies
+    pub bodies: Bodies,
+    /// By body, its state as nodes, made when first used (an update assembling a few bodies
     /// makes only theirs and those they read).
-    kinematics: Vec<Option<Kinematics>>,
-    /// Per body, the trajectories steering its angular velocity, until its kinematics take
+    kinematics: FxHashMap<usize, Kinematics>,
+    /// By body, the trajectories steering its angular velocity, until its kinematics take
     /// them.
-    steering: Vec<Vec<Steering>>,
+    steering: FxHashMap<usize, Vec<Steering>>,
     pub symbols: SymbolTable,
     body_index: Arc<HashMap<String, usize>>,
     trajectory_index: HashMap<&'s str, usize>,
-    /// For each moving body's first variable, the body (sorted, for finding a variable's body).
-    blocks: Vec<(VarId, usize)>,
+    /// By slot, the moving body holding it (for finding a variable's body; see
+    /// [`slot_owners`]).
+    slots: &'s [Option<usize>],
 }
 
 /// The forces and torques on one body, summed when the equations are written.
@@ -48,7 +55,8 @@ pub(crate) struct Load {
 pub(crate) struct Assembly<'s> {
     pub pool: Pool,
     pub world: World<'s>,
-    pub loads: Vec<Load>,
+    /// By moving body, the loads added so far.
+    pub loads: FxHashMap<usize, Load>,
     pub springs: Vec<Spring>,
     /// The elements that do work, for the energy ledger.
     pub works: Vec<WorkElement>,
@@ -57,7 +65,7 @@ pub(crate) struct Assembly<'s> {
 /// What is left of an assembly once its equations are written.
 pub(crate) struct Assembled {
     pub pool: Pool,
-    pub bodies: Vec<BodyModel>,
+    pub bodies: Bodies,
     pub symbols: SymbolTable,
     pub springs: Vec<Spring>,
     pub works: Vec<WorkElement>,
@@ -65,6 +73,21 @@ pub(crate) struct Assembled {
     /// keep while everything else they read stays constant (see
     /// [`ComponentEquations::first_integral`](crate::sim::ComponentEquations::first_integral)).
     pub first_integrals: Vec<(Vec<VarId>, Node)>,
+}
+
+/// By slot, the moving body of `bodies` holding it.
+pub(crate) fn slot_owners(bodies: &Bodies) -> Vec<Option<usize>> {
+    let mut slots = Vec::new();
+    for (i, body) in bodies.iter().enumerate() {
+        if let Some(vars) = body.vars {
+            let s = slot_of(vars);
+            if slots.len() <= s {
+                slots.resize(s + 1, None);
+            }
+            slots[s] = Some(i);
+        }
+    }
+    slots
 }
 
 /// The scene's bodies and trajectories by name, each name checked to be used once.
@@ -106,34 +129,28 @@ pub(crate) fn trajectory_names(scene: &Scene) -> Result<HashMap<&str, usize>, Ph
 impl<'s> Assembly<'s> {
     /// Starts from `bodies` (variables already assigned) with no forces, writing into `pool`
     /// with the numbering `symbols` (an earlier model's, when an update adds to them).
+    /// `slots` gives each slot's body ([`slot_owners`] of `bodies`).
     pub fn new(
         scene: &'s Scene,
-        bodies: Vec<BodyModel>,
+        (bodies, slots): (Bodies, &'s [Option<usize>]),
         mut pool: Pool,
         mut symbols: SymbolTable,
         names: Names<'s>,
     ) -> Assembly<'s> {
         let (body_index, trajectory_index) = names;
         let steering = steering(scene, &body_index, &mut pool, &mut symbols);
-        let mut blocks: Vec<(VarId, usize)> = bodies
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| b.vars.map(|v| (v.first, i)))
-            .collect();
-        blocks.sort_unstable();
-        let loads = bodies.iter().map(|_| Load::default()).collect();
         Assembly {
             pool,
             world: World {
-                kinematics: bodies.iter().map(|_| None).collect(),
+                kinematics: FxHashMap::default(),
                 steering,
                 bodies,
                 symbols,
                 body_index,
                 trajectory_index,
-                blocks,
+                slots,
             },
-            loads,
+            loads: FxHashMap::default(),
             springs: Vec::new(),
             works: Vec::new(),
         }
@@ -198,7 +215,7 @@ impl<'s> Assembly<'s> {
         element: (ElementKind, Source, Option<Span>, bool),
     ) {
         let (kind, source, span, same) = element;
-        let load = &mut self.loads[body];
+        let load = self.loads.entry(body).or_default();
         load.forces.push(force);
         load.torques.extend(torque);
         let part = work::Load {
@@ -220,7 +237,7 @@ impl<'s> Assembly<'s> {
     /// Adds `force` and `torque` on moving body `body` to its load without a work element:
     /// for loads whose values change over the motion, whose work their setter records.
     pub fn load_without_work(&mut self, body: usize, force: Vec3, torque: Vec3) {
-        let load = &mut self.loads[body];
+        let load = self.loads.entry(body).or_default();
         load.forces.push(force);
         load.torques.push(torque);
     }
@@ -242,17 +259,18 @@ impl<'s> Assembly<'s> {
     /// The pool, the bodies and the symbol numbering, once the equations are written.
     pub fn finish(self) -> Assembled {
         // A freely turning body's kinetic energy, for the equations of its orientation.
-        let first_integrals = self
+        let mut first_integrals: Vec<(Vec<VarId>, Node)> = self
             .world
-            .bodies
+            .kinematics
             .iter()
-            .zip(&self.world.kinematics)
-            .filter_map(|(body, k)| {
-                let mut vars = body.vars?.rotation().to_vec();
+            .filter_map(|(&b, k)| {
+                let mut vars = self.world.bodies[b].vars?.rotation().to_vec();
                 vars.sort_unstable();
-                Some((vars, k.as_ref()?.spin_energy?))
+                Some((vars, k.spin_energy?))
             })
             .collect();
+        // In variable order, whatever order the map holds the bodies in.
+        first_integrals.sort_unstable_by_key(|(vars, _)| vars[0]);
         Assembled {
             pool: self.pool,
             bodies: self.world.bodies,
@@ -273,8 +291,9 @@ impl<'s> Assembly<'s> {
             };
             self.world.kinematics(&mut self.pool, i);
             let body = &self.world.bodies[i];
-            let k = self.world.kinematics[i].as_ref().expect("made just above");
-            let load = &self.loads[i];
+            let k = &self.world.kinematics[&i];
+            let no_load = Load::default();
+            let load = self.loads.get(&i).unwrap_or(&no_load);
             let force = sum_vectors(&mut self.pool, &load.forces);
             let torque = sum_vectors(&mut self.pool, &load.torques);
             let acceleration = force.scale_by(&mut self.pool, 1.0 / body.mass);
@@ -304,14 +323,14 @@ impl<'s> Assembly<'s> {
 /// mismatch from its start has decayed by `e^-50`.
 const STEERING_SETTLE: f64 = 50.0;
 
-/// For each body, the trajectories attached to its angular velocity, as nodes.
+/// By body, the trajectories attached to its angular velocity, as nodes.
 fn steering(
     scene: &Scene,
     body_index: &HashMap<String, usize>,
     pool: &mut Pool,
     symbols: &mut SymbolTable,
-) -> Vec<Vec<Steering>> {
-    let mut steering: Vec<Vec<Steering>> = scene.bodies.iter().map(|_| Vec::new()).collect();
+) -> FxHashMap<usize, Vec<Steering>> {
+    let mut steering: FxHashMap<usize, Vec<Steering>> = FxHashMap::default();
     for (ti, trajectory) in scene.trajectories.iter().enumerate() {
         let shortest = trajectory
             .pieces
@@ -331,7 +350,7 @@ fn steering(
                 trajectory: ti,
                 component: Channel::ACTIVE,
             });
-            steering[b].push(Steering {
+            steering.entry(b).or_default().push(Steering {
                 active: pool.symbol(active),
                 omega: trajectory_vector(pool, symbols, ti, Channel::VALUE),
                 omega_rate: trajectory_vector(pool, symbols, ti, Channel::RATE),
@@ -397,19 +416,21 @@ impl World<'_> {
     /// Body `body`'s state as nodes, made on first use.
     pub fn kinematics(&mut self, pool: &mut Pool, body: usize) -> &mut Kinematics {
         let b = &self.bodies[body];
-        let steering = &mut self.steering[body];
-        self.kinematics[body].get_or_insert_with(|| match b.vars {
-            Some(vars) => Kinematics::moving(pool, b, vars, std::mem::take(steering)),
+        let steering = &mut self.steering;
+        self.kinematics.entry(body).or_insert_with(|| match b.vars {
+            Some(vars) => {
+                let steering = steering.remove(&body).unwrap_or_default();
+                Kinematics::moving(pool, b, vars, steering)
+            }
             None => Kinematics::fixed(pool, b),
         })
     }
 
     /// The body owning variable `var` and the variable's offset in its block.
     fn owner(&self, var: VarId) -> Option<(usize, usize)> {
-        let k = self.blocks.partition_point(|&(first, _)| first <= var);
-        let (first, body) = *self.blocks.get(k.checked_sub(1)?)?;
-        let offset = (var.0 - first.0) as usize;
-        (offset < BODY_VARIABLES).then_some((body, offset))
+        let slot = var.index() / BODY_VARIABLES;
+        let body = (*self.slots.get(slot)?)?;
+        Some((body, var.index() % BODY_VARIABLES))
     }
 
     /// The rate of a position or orientation variable, if it is one.

@@ -8,7 +8,7 @@
 //! Jacobian; larger ones the list of structurally non-zero entries, which the simulator
 //! factors with a sparse LU.
 
-use super::body::BodyModel;
+use super::bodies::Bodies;
 use super::interaction::InteractionInputs;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
@@ -87,7 +87,7 @@ impl TapeFactory {
 
 impl TapeFactory {
     /// What the energy ledger needs to evaluate the scene's loads.
-    pub fn evaluation<'a>(&'a self, bodies: &'a [BodyModel]) -> Evaluation<'a> {
+    pub fn evaluation<'a>(&'a self, bodies: &'a Bodies) -> Evaluation<'a> {
         let mut owners = vec![None; self.rhs.len()];
         for (b, body) in bodies.iter().enumerate() {
             for var in body.vars.iter().flat_map(|v| v.all()) {

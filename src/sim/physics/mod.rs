@@ -54,6 +54,7 @@
 //! [`BodyModel::center`] in the shape set's coordinates.
 
 mod assemble;
+mod bodies;
 pub mod body;
 mod error;
 mod factory;
@@ -64,6 +65,7 @@ mod layout;
 mod links;
 mod model;
 mod motion;
+mod readers;
 mod rotation;
 mod switches;
 mod symbols;
@@ -73,6 +75,7 @@ pub mod trajectory;
 mod update;
 pub mod work;
 
+pub use bodies::Bodies;
 pub use body::{BodyModel, BodyVars, InitialState, BODY_VARIABLES};
 pub use error::{PhysicsError, SimulationFailure};
 pub use interaction::{InteractionInputs, Pull, Pullable};

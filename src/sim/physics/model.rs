@@ -1,6 +1,7 @@
 //! A scene compiled to equations of motion: the [`Model`] the simulator runs.
 
-use super::assemble::{names, Assembled, Assembly};
+use super::assemble::{names, slot_owners, Assembled, Assembly};
+use super::bodies::Bodies;
 use super::body::{shape_mass_properties, BodyModel, BODY_VARIABLES};
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
@@ -8,6 +9,7 @@ use super::interaction::{InteractionInputs, Pullable};
 use super::layout::{block, slot_of, variable_name, Layout};
 use super::links::Spring;
 use super::motion::SceneMotion;
+use super::readers::Readers;
 use super::switches::Switches;
 use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
@@ -37,7 +39,7 @@ const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
 /// [`Simulation`] of it (any number of times, with any [`Options`]). After an edit,
 /// [`Model::update`] assembles again only the equations of the bodies the edit reached.
 pub struct Model {
-    pub(super) bodies: Arc<[BodyModel]>,
+    pub(super) bodies: Bodies,
     pub(super) index: Arc<HashMap<String, usize>>,
     /// Per body, the intervals over which trajectories constrain it.
     pub(super) constraints: Vec<Vec<Constraint>>,
@@ -61,6 +63,11 @@ pub struct Model {
     pub(super) elements: (usize, usize),
     /// The pool's size when the model was last compiled whole.
     pub(super) compiled_nodes: usize,
+    /// The scene's forces and links by the bodies they name (`None` after a failed update,
+    /// until the next one makes it again).
+    pub(super) readers: Option<Readers>,
+    /// By slot, the moving body holding it.
+    pub(super) slots: Vec<Option<usize>>,
 }
 
 impl Model {
@@ -115,7 +122,15 @@ impl Model {
         let inputs = earlier
             .and_then(|(_, inputs)| inputs.rearranged(&slots, pullable))
             .unwrap_or_else(|| InteractionInputs::new(&slots, pullable));
-        let mut assembly = Assembly::new(scene, bodies, Pool::new(), SymbolTable::new(), names);
+        let bodies: Bodies = bodies.into();
+        let slots = slot_owners(&bodies);
+        let mut assembly = Assembly::new(
+            scene,
+            (bodies, &slots),
+            Pool::new(),
+            SymbolTable::new(),
+            names,
+        );
         let all: Vec<usize> = (0..scene.bodies.len()).collect();
         let forces: Vec<usize> = (0..scene.forces.len()).collect();
         let links: Vec<usize> = (0..scene.links.len()).collect();
@@ -129,12 +144,8 @@ impl Model {
             works,
             first_integrals,
         } = assembly.finish();
-        for body in &mut bodies {
-            if let Some(vars) = body.vars {
-                body.free_spin = first_integrals
-                    .iter()
-                    .any(|(own, _)| own[..] == vars.rotation()[..]);
-            }
+        for b in 0..bodies.len() {
+            set_free_spin(&mut bodies, b, &first_integrals);
         }
 
         let simulator = scene.simulator.clone();
@@ -171,7 +182,7 @@ impl Model {
         }
         let compiled_nodes = pool.len();
         Ok(Model {
-            bodies: bodies.into(),
+            bodies,
             index,
             constraints,
             springs,
@@ -185,6 +196,8 @@ impl Model {
             trajectories: scene.trajectories.iter().map(|t| t.name.clone()).collect(),
             elements: (scene.forces.len(), scene.links.len()),
             compiled_nodes,
+            readers: Some(Readers::of(scene)),
+            slots,
         })
     }
 
@@ -206,7 +219,7 @@ impl Model {
     }
 
     /// The bodies, in scene order.
-    pub fn bodies(&self) -> &[BodyModel] {
+    pub fn bodies(&self) -> &Bodies {
         &self.bodies
     }
 
@@ -356,6 +369,20 @@ impl Model {
             .collect();
         kinds.dedup();
         kinds
+    }
+}
+
+/// Marks body `b` as turning freely if its orientation's equations keep a first integral
+/// (see [`BodyModel::free_spin`]).
+pub(super) fn set_free_spin(bodies: &mut Bodies, b: usize, first_integrals: &[(Vec<VarId>, Node)]) {
+    let Some(vars) = bodies[b].vars else { return };
+    let mut rotation = vars.rotation().to_vec();
+    rotation.sort_unstable();
+    let free = first_integrals
+        .iter()
+        .any(|(own, _)| own[..] == rotation[..]);
+    if bodies[b].free_spin != free {
+        bodies.get_mut(b).free_spin = free;
     }
 }
 
@@ -539,7 +566,7 @@ mod tests {
     }
 
     fn initial(m: &Model) -> Vec<f64> {
-        m.system().variables().iter().map(|v| v.initial()).collect()
+        m.system().variables().map(|v| v.initial()).collect()
     }
 
     /// Whether the updated model `after` has what compiling its scene `new` anew gives, with
@@ -651,11 +678,7 @@ mod tests {
         ));
         let mut model = Model::compile(&old).unwrap();
         let reads = |m: &Model| -> Vec<Vec<VarId>> {
-            m.system()
-                .variables()
-                .iter()
-                .map(|v| v.reads().to_vec())
-                .collect()
+            m.system().variables().map(|v| v.reads().to_vec()).collect()
         };
         let before = (reads(&model), model.works.len(), model.springs.len());
         assert!(model.update(&bad, &diff(&old, &bad)).is_err());

@@ -8,6 +8,7 @@
 //! points keep (`BodyModel::keep_spin_energy`). Angular velocity is `R I⁻¹ Rᵀ L` at the
 //! interpolated state.
 
+use super::bodies::Bodies;
 use super::body::{slot, BodyModel, BodyVars, BODY_VARIABLES};
 /// A body's state at one time: the scene's own state type, so that computed motion and initial
 /// states reach the views, handles and exports as one type.
@@ -30,16 +31,16 @@ pub struct BodyTrack {
 /// The motion of every body of a scene. Cheap to clone; see the module documentation.
 #[derive(Clone)]
 pub struct SceneMotion {
-    bodies: Arc<[BodyModel]>,
+    bodies: Bodies,
     motion: Motion,
 }
 
 impl SceneMotion {
-    pub(crate) fn new(bodies: Arc<[BodyModel]>, motion: Motion) -> SceneMotion {
+    pub(crate) fn new(bodies: Bodies, motion: Motion) -> SceneMotion {
         SceneMotion { bodies, motion }
     }
 
-    pub fn bodies(&self) -> &[BodyModel] {
+    pub fn bodies(&self) -> &Bodies {
         &self.bodies
     }
 
@@ -200,7 +201,7 @@ struct ReadLayout {
 }
 
 impl ReadLayout {
-    fn new(tracks: &Tracks, bodies: &[BodyModel]) -> ReadLayout {
+    fn new(tracks: &Tracks, bodies: &Bodies) -> ReadLayout {
         let mut layout = ReadLayout {
             bodies: Vec::with_capacity(bodies.len()),
             groups: Vec::new(),

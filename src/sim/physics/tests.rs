@@ -65,7 +65,6 @@ fn perturbed(model: &Model, seed: f64) -> Vec<f64> {
     let mut x: Vec<f64> = model
         .system()
         .variables()
-        .iter()
         .enumerate()
         .map(|(i, v)| v.initial() + 0.1 * (seed + i as f64 * 1.7).sin())
         .collect();
@@ -200,7 +199,7 @@ link body1 a offset1 {{{} {} {}}} body2 b offset2 {{{} {} {}}} tightness {tightn
         );
         let model = model(&text);
         let mut whole = Whole::new(&model);
-        let x: Vec<f64> = model.system().variables().iter().map(|v| v.initial()).collect();
+        let x: Vec<f64> = model.system().variables().map(|v| v.initial()).collect();
         let f = whole.f(0.0, &x);
         let [a, b] = [0, 1].map(|i| model.bodies()[i].vars.unwrap());
         let vector = |values: &[f64], vars: [VarId; 3]| Vector3::from(vars.map(|v| values[v.index()]));

@@ -18,6 +18,7 @@
 //! and end is a breakpoint of the components holding or reading the variables, so no step
 //! crosses one. Two constraints on the same variables at the same time are an error.
 
+use super::bodies::Bodies;
 use super::body::BodyModel;
 use super::error::PhysicsError;
 use super::rotation::angular_velocity_from_rate;
@@ -25,7 +26,7 @@ use super::symbols::Channel;
 use crate::scene::model::{ConstrainedVar, Scene, Trajectory};
 use crate::sim::{Prescription, VarId};
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// Position and time derivative of `trajectory` at `t`, linearly extrapolated outside its
@@ -124,14 +125,14 @@ impl Constraint {
 /// of the scene by name.
 pub(crate) fn constrain(
     scene: &Scene,
-    bodies: &[BodyModel],
+    bodies: &Bodies,
     curves: &Curves,
     index: &HashMap<String, usize>,
     only: impl Fn(usize) -> bool,
 ) -> Result<Constrained, PhysicsError> {
     let (span_start, span_end) = (scene.simulator.start, scene.simulator.finish);
-    let mut constraints = vec![Vec::new(); bodies.len()];
-    let mut constrained = Vec::new();
+    // By body, only those constrained (an update constrains a few bodies of many).
+    let mut constraints: BTreeMap<usize, Vec<Constraint>> = BTreeMap::new();
     let mut names: HashMap<VarId, String> = HashMap::new();
     let mut prescribed: HashMap<VarId, Vec<(f64, f64, usize, Prescription)>> = HashMap::new();
     for (ti, trajectory) in scene.trajectories.iter().enumerate() {
@@ -166,10 +167,7 @@ pub(crate) fn constrain(
                 if start >= end {
                     continue;
                 }
-                if constraints[b].is_empty() {
-                    constrained.push(b);
-                }
-                constraints[b].push(Constraint {
+                constraints.entry(b).or_default().push(Constraint {
                     variable: attachment.variable,
                     start,
                     end,
@@ -221,10 +219,7 @@ pub(crate) fn constrain(
         }
         prescriptions.extend(list.into_iter().map(|(_, _, _, p)| (var, p)));
     }
-    let constraints = constrained
-        .into_iter()
-        .map(|b| (b, std::mem::take(&mut constraints[b])))
-        .collect();
+    let constraints = constraints.into_iter().collect();
     Ok(Constrained {
         constraints,
         prescriptions,
@@ -243,8 +238,8 @@ pub(crate) struct Constrained {
 /// prescription check would not see them).
 fn check_turning(
     scene: &Scene,
-    bodies: &[BodyModel],
-    constraints: &[Vec<Constraint>],
+    bodies: &Bodies,
+    constraints: &BTreeMap<usize, Vec<Constraint>>,
 ) -> Result<(), PhysicsError> {
     let turning = |c: &&Constraint| {
         matches!(
@@ -252,7 +247,7 @@ fn check_turning(
             ConstrainedVar::Rotation | ConstrainedVar::AngularVelocity
         )
     };
-    for (body, list) in bodies.iter().zip(constraints) {
+    for (body, list) in constraints.iter().map(|(&b, list)| (&bodies[b], list)) {
         let list: Vec<&Constraint> = list.iter().filter(turning).collect();
         for (i, a) in list.iter().enumerate() {
             for b in &list[i + 1..] {

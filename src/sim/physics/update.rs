@@ -16,19 +16,22 @@
 //! the simulator settings change, when its inputs have no room for the new slots, and when the
 //! pool has grown to twice what compiling anew would make.
 
-use super::assemble::{body_names, trajectory_names, Assembled, Assembly};
-use super::body::{BodyModel, InitialState, BODY_VARIABLES};
+use super::assemble::{body_names, slot_owners, trajectory_names, Assembled, Assembly};
+use super::bodies::Bodies;
+use super::body::{InitialState, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::layout::{block, slot_of, variable_name};
-use super::model::{assemble, body_model, check_simulator, Model, Reading};
+use super::model::{assemble, body_model, check_simulator, set_free_spin, Model, Reading};
+use super::readers::{Element, Readers, Role};
 use super::trajectory::{constrain, Curves};
-use super::work::Source;
+use super::work::{Source, WorkElement};
 use crate::lang::fxhash::FxHashSet;
-use crate::scene::model::{ForceValue, LinkTarget, Scene};
-use crate::scene::{ChangeKind, ElementKind, SceneDiff};
+use crate::scene::model::{LinkTarget, Scene};
+use crate::scene::{ChangeKind, ElementChange, ElementKind, SceneDiff};
 use crate::sim::Changes;
 use crate::sym::Pool;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Nodes the pool may hold beyond twice its size when compiled whole before an update
 /// compiles the model whole again, dropping the equations edits left unused.
@@ -62,7 +65,28 @@ impl Model {
         changes: &SceneDiff,
     ) -> Result<ModelUpdate, PhysicsError> {
         check_simulator(scene)?;
-        let affected = self.affected(scene, changes);
+        let forces = places(
+            changes,
+            ElementKind::Force,
+            self.elements.0,
+            scene.forces.len(),
+        );
+        let links = places(
+            changes,
+            ElementKind::Link,
+            self.elements.1,
+            scene.links.len(),
+        );
+        // Left out of the model until the update succeeds: an update that fails leaves the
+        // index to be made again from the scene of the next one.
+        let readers = match self.readers.take() {
+            Some(mut readers) => {
+                readers.follow(scene, changes, forces.as_deref(), links.as_deref());
+                readers
+            }
+            None => Readers::of(scene),
+        };
+        let affected = self.affected(scene, changes, &readers);
         let same_trajectories = self
             .trajectories
             .iter()
@@ -72,13 +96,13 @@ impl Model {
         if scene.simulator != self.simulator || !same_trajectories || grown {
             return self.compile_anew(scene, &affected, changes);
         }
-        self.update_bodies(scene, &affected, changes)
+        self.update_bodies(scene, &affected, changes, (readers, &forces, &links))
     }
 
     /// The bodies whose equations must be assembled again: those `changes` names (and the
     /// fixed bodies that moved, and the bodies deleted), and those whose forces or links name
-    /// any of them.
-    fn affected(&self, scene: &Scene, changes: &SceneDiff) -> Affected {
+    /// any of them (found through `readers`, the index of `scene`'s elements).
+    fn affected(&self, scene: &Scene, changes: &SceneDiff, readers: &Readers) -> Affected {
         let mut changed: Affected = changes.equations_changed.iter().cloned().collect();
         for name in &changes.initial_changed {
             let body = self.index.get(name).and_then(|&i| scene.bodies.get(i));
@@ -94,29 +118,20 @@ impl Model {
                 changed.insert(self.bodies[old].name.clone());
             }
         }
-        if changed.is_empty() {
-            return changed;
-        }
-        let named = |name: &str| changed.contains(name);
         let mut affected = changed.clone();
-        for force in &scene.forces {
-            let reads = match &force.value {
-                ForceValue::Components(v) => v.components().iter().any(|c| c.refers_to(&named)),
-                _ => false,
-            };
-            if reads {
-                affected.insert(force.body.clone());
-            }
-        }
-        for link in &scene.links {
-            let (reads, second) = match &link.target {
-                LinkTarget::Body { body2, .. } => (named(body2), Some(body2)),
-                LinkTarget::Point(v) => (v.components().iter().any(|c| c.refers_to(&named)), None),
-                LinkTarget::Trajectory(_) => (false, None),
-            };
-            if reads || named(&link.body1) {
-                affected.insert(link.body1.clone());
-                affected.extend(second.cloned());
+        for name in &changed {
+            for &(element, role) in readers.of_body(name) {
+                match element {
+                    Element::Force(i) if role == Role::Reads => {
+                        affected.insert(scene.forces[i as usize].body.clone());
+                    }
+                    Element::Force(_) => {}
+                    Element::Link(i) => {
+                        let link = &scene.links[i as usize];
+                        affected.insert(link.body1.clone());
+                        affected.extend(second(&link.target).map(str::to_string));
+                    }
+                }
             }
         }
         affected
@@ -176,13 +191,15 @@ impl Model {
         scene: &Scene,
         affected: &Affected,
         changes: &SceneDiff,
+        (readers, forces, links): (Readers, &Places, &Places),
     ) -> Result<ModelUpdate, PhysicsError> {
-        let same_bodies = scene.bodies.len() == self.bodies.len()
-            && scene
-                .bodies
-                .iter()
-                .zip(self.bodies.iter())
-                .all(|(new, old)| new.name == old.name);
+        let same_bodies = changes.bodies_in_place
+            || scene.bodies.len() == self.bodies.len()
+                && scene
+                    .bodies
+                    .iter()
+                    .zip(self.bodies.iter())
+                    .all(|(new, old)| new.name == old.name);
         let index = if same_bodies {
             // The model's names, checked for duplicates when they were compiled.
             self.index.clone()
@@ -191,21 +208,15 @@ impl Model {
         };
         // Each body of the model before the edit: its place after it, and whether it is
         // assembled again.
-        let body_map: Vec<Option<usize>> = if same_bodies {
-            (0..self.bodies.len()).map(Some).collect()
-        } else {
+        let body_map: Places = (!same_bodies).then(|| {
             self.bodies
                 .iter()
                 .map(|b| index.get(&b.name).copied())
                 .collect()
-        };
-        let mut old_touched = vec![false; self.bodies.len()];
-        for name in affected {
-            if let Some(&o) = self.index.get(name) {
-                old_touched[o] = true;
-            }
-        }
-        let selected: Vec<usize> = {
+        });
+        // The bodies reached, before the edit and after it, as sorted lists rather than a
+        // flag per body: an edit reaches a few bodies of many.
+        let sorted = |index: &HashMap<String, usize>| {
             let mut list: Vec<usize> = affected
                 .iter()
                 .filter_map(|n| index.get(n).copied())
@@ -213,31 +224,31 @@ impl Model {
             list.sort_unstable();
             list
         };
-        let mut is_selected = vec![false; scene.bodies.len()];
-        for &b in &selected {
-            is_selected[b] = true;
-        }
+        let touched = sorted(&self.index);
+        let old_touched = |b: usize| touched.binary_search(&b).is_ok();
+        let selected = sorted(&index);
+        let is_selected = |b: usize| selected.binary_search(&b).is_ok();
 
         // The bodies after the edit: the selected ones anew, the others as they were.
-        let mut bodies: Vec<BodyModel> = if same_bodies {
-            self.bodies.to_vec()
+        let mut bodies: Bodies = if same_bodies {
+            self.bodies.clone()
         } else {
             let mut bodies = Vec::with_capacity(scene.bodies.len());
             for (i, body) in scene.bodies.iter().enumerate() {
                 bodies.push(match self.index.get(&body.name) {
-                    Some(&o) if !is_selected[i] => self.bodies[o].clone(),
-                    _ => body_model(scene, body)?,
+                    Some(&o) if !is_selected(i) => self.bodies.shared(o),
+                    _ => Arc::new(body_model(scene, body)?),
                 });
             }
-            bodies
+            bodies.into_iter().collect()
         };
         for &i in &selected {
-            bodies[i] = body_model(scene, &scene.bodies[i])?;
+            bodies.set(i, body_model(scene, &scene.bodies[i])?);
         }
         for name in &changes.initial_changed {
             if let Some(&i) = index.get(name) {
-                if !is_selected[i] {
-                    bodies[i].initial = InitialState::of(&scene.bodies[i])?;
+                if !is_selected(i) {
+                    bodies.get_mut(i).initial = InitialState::of(&scene.bodies[i])?;
                 }
             }
         }
@@ -259,13 +270,10 @@ impl Model {
             .map(|(name, slot)| (name.as_str(), *slot))
             .collect();
         for &i in &selected {
-            let body = &mut bodies[i];
             if !scene.bodies[i].fixed {
-                let slot = self
-                    .layout
-                    .slot(&body.name)
-                    .or(taken.get(body.name.as_str()).copied());
-                body.vars = slot.map(block);
+                let name = scene.bodies[i].name.as_str();
+                let slot = self.layout.slot(name).or(taken.get(name).copied());
+                bodies.get_mut(i).vars = slot.map(block);
             }
         }
         let inputs = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
@@ -282,14 +290,28 @@ impl Model {
 
         // Everything that can fail, before anything changes.
         let names = (index.clone(), trajectory_names(scene)?);
-        let (forces, links) = elements_to_assemble(scene, changes, affected, &index);
+        let (to_force, to_link) =
+            elements_to_assemble(scene, changes, affected, (&index, &readers));
         let pool = std::mem::take(&mut self.factory.pool);
         let symbols = std::mem::take(&mut self.factory.symbols);
-        let mut assembly = Assembly::new(scene, bodies, pool, symbols, names);
-        let built = assemble(&mut assembly, scene, &inputs, &selected, (&forces, &links));
+        let owners;
+        let slots = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
+            &self.slots
+        } else {
+            owners = slot_owners(&bodies);
+            &owners
+        };
+        let mut assembly = Assembly::new(scene, (bodies, slots), pool, symbols, names);
+        let built = assemble(
+            &mut assembly,
+            scene,
+            &inputs,
+            &selected,
+            (&to_force, &to_link),
+        );
         let Assembled {
             pool,
-            bodies,
+            mut bodies,
             symbols,
             springs,
             works,
@@ -299,23 +321,15 @@ impl Model {
         self.factory.symbols = symbols;
         let equations = built?;
         let curves = Curves::new(&scene.trajectories);
-        let only = |b: usize| is_selected[b];
+        let only = is_selected;
         let found = constrain(scene, &bodies, &curves, &index, only)?;
 
         // From here on nothing fails.
-        self.bodies = bodies.into();
-        let forces = element_map(
-            changes,
-            ElementKind::Force,
-            self.elements.0,
-            scene.forces.len(),
-        );
-        let links = element_map(
-            changes,
-            ElementKind::Link,
-            self.elements.1,
-            scene.links.len(),
-        );
+        for &b in &selected {
+            set_free_spin(&mut bodies, b, &first_integrals);
+        }
+        self.bodies = bodies;
+        self.readers = Some(readers);
         let made = self.system.len() / BODY_VARIABLES;
         self.layout.apply(&plan);
         let mut update = ModelUpdate::default();
@@ -381,7 +395,7 @@ impl Model {
         for name in &changes.initial_changed {
             let Some(&b) = index.get(name) else { continue };
             update.bodies.insert(b);
-            if is_selected[b] {
+            if is_selected(b) {
                 continue;
             }
             if let Some(vars) = self.bodies[b].vars {
@@ -404,18 +418,21 @@ impl Model {
         }
         update.bodies.extend(selected.iter().copied());
 
-        let old_constraints = std::mem::take(&mut self.constraints);
-        self.constraints = if same_bodies {
-            old_constraints
-        } else {
+        if let Some(map) = &body_map {
             let mut constraints = vec![Vec::new(); scene.bodies.len()];
-            for (o, list) in old_constraints.into_iter().enumerate() {
-                if let Some(b) = body_map[o] {
+            for (o, list) in std::mem::take(&mut self.constraints)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(b) = map[o] {
                     constraints[b] = list;
                 }
             }
-            constraints
-        };
+            self.constraints = constraints;
+            self.slots = slot_owners(&self.bodies);
+        } else if !(plan.taken.is_empty() && plan.freed.is_empty()) {
+            self.slots = slot_owners(&self.bodies);
+        }
         for &b in &selected {
             self.constraints[b].clear();
         }
@@ -425,43 +442,27 @@ impl Model {
 
         // Springs and work elements: those of the bodies assembled again are new; the others
         // follow their elements and bodies to their new places.
+        let body_at = |b: usize| place(&body_map, b);
         self.springs.retain(|s| {
             let (a, b) = s.bodies;
-            !old_touched[a] && b.is_none_or(|b| !old_touched[b])
+            !old_touched(a) && b.is_none_or(|b| !old_touched(b))
         });
         for spring in &mut self.springs {
-            spring.link = links[spring.link].expect("a kept link is in the new scene");
+            spring.link = place(links, spring.link).expect("a kept link is in the new scene");
             spring.span = scene.links[spring.link].origin.command;
             let (a, b) = spring.bodies;
             spring.bodies = (
-                body_map[a].expect("a kept spring's body is in the new scene"),
-                b.and_then(|b| body_map[b]),
+                body_at(a).expect("a kept spring's body is in the new scene"),
+                b.and_then(body_at),
             );
         }
-        self.springs.extend(springs);
-        self.springs.sort_by_key(|s| s.link);
-        self.works
-            .retain(|w| w.parts.iter().all(|p| !old_touched[p.body]));
-        for work in &mut self.works {
-            for part in &mut work.parts {
-                part.body = body_map[part.body].expect("a kept element's body is in the scene");
-            }
-            match &mut work.source {
-                Source::Force(i) => {
-                    *i = forces[*i].expect("a kept force is in the new scene");
-                    work.span = Some(scene.forces[*i].origin.command);
-                }
-                Source::Link(i) => {
-                    *i = links[*i].expect("a kept link is in the new scene");
-                    work.span = Some(scene.links[*i].origin.command);
-                }
-                Source::Body(b) => {
-                    *b = body_map[*b].expect("a kept body is in the new scene");
-                }
-            }
+        // Into their places by link (a sort would copy every spring).
+        for spring in springs {
+            let at = self.springs.partition_point(|s| s.link <= spring.link);
+            self.springs.insert(at, spring);
         }
-        self.works.extend(works);
-        self.works.sort_by_key(|w| w.source);
+        let again = (to_force.as_slice(), to_link.as_slice(), selected.as_slice());
+        self.follow_works(scene, works, again, (forces, links, &body_map));
 
         self.index = index;
         self.factory.curves = curves;
@@ -471,24 +472,106 @@ impl Model {
     }
 }
 
+impl Model {
+    /// Moves the work elements to `scene`: those of the elements assembled again (`again`:
+    /// the forces and links, sorted, and the bodies whose pushes and pulls were) and of
+    /// elements removed give way to the new `works`; the others follow their elements and
+    /// bodies to their new `places`. A work element's source says which bodies it acts on,
+    /// so its loads are not read; when the edit moved nothing and the new elements replace
+    /// as many old ones of the same sources, they take their places without moving the rest.
+    fn follow_works(
+        &mut self,
+        scene: &Scene,
+        mut works: Vec<WorkElement>,
+        again: (&[usize], &[usize], &[usize]),
+        (forces, links, bodies): (&Places, &Places, &Places),
+    ) {
+        let (again_forces, again_links, again_bodies) = again;
+        let mut dropped = Vec::new();
+        for (k, work) in self.works.iter_mut().enumerate() {
+            let kept = match &mut work.source {
+                Source::Force(i) => place(forces, *i).map(|j| {
+                    *i = j;
+                    work.span = Some(scene.forces[j].origin.command);
+                    again_forces.binary_search(&j).is_err()
+                }),
+                Source::Link(i) => place(links, *i).map(|j| {
+                    *i = j;
+                    work.span = Some(scene.links[j].origin.command);
+                    again_links.binary_search(&j).is_err()
+                }),
+                Source::Body(b) => place(bodies, *b).map(|j| {
+                    *b = j;
+                    again_bodies.binary_search(&j).is_err()
+                }),
+            };
+            if kept != Some(true) {
+                dropped.push(k);
+            }
+        }
+        if bodies.is_some() {
+            for work in &mut self.works {
+                for part in &mut work.parts {
+                    // A part whose body is gone belongs to a dropped element.
+                    part.body = place(bodies, part.body).unwrap_or(part.body);
+                }
+            }
+        }
+        works.sort_by_key(|w| w.source);
+        let in_place = dropped.len() == works.len()
+            && dropped
+                .iter()
+                .zip(&works)
+                .all(|(&k, w)| self.works[k].source == w.source);
+        if in_place {
+            for (k, work) in dropped.into_iter().zip(works) {
+                self.works[k] = work;
+            }
+            return;
+        }
+        let mut k = 0;
+        let mut drop = dropped.into_iter().peekable();
+        self.works.retain(|_| {
+            let gone = drop.next_if_eq(&k).is_some();
+            k += 1;
+            !gone
+        });
+        self.works.extend(works);
+        self.works.sort_by_key(|w| w.source);
+    }
+}
+
+/// For each element before an edit, its place after it (`None` if removed); `None` for all
+/// when every element kept its place.
+type Places = Option<Vec<Option<usize>>>;
+
+/// Where element `i` before an edit is after it.
+fn place(places: &Places, i: usize) -> Option<usize> {
+    match places {
+        None => Some(i),
+        Some(map) => map[i],
+    }
+}
+
 /// The forces and links (indices in `scene`) to assemble again: those acting on a body the
-/// edit reached, and those it added or changed that name no body of `index` (for
-/// [`assemble`] to report).
+/// edit reached (found through `readers`), and those it added or changed that name no body of
+/// `index` (for [`assemble`] to report).
 fn elements_to_assemble(
     scene: &Scene,
     changes: &SceneDiff,
     affected: &Affected,
-    index: &HashMap<String, usize>,
+    (index, readers): (&HashMap<String, usize>, &Readers),
 ) -> (Vec<usize>, Vec<usize>) {
     let mut forces = Vec::new();
     let mut links = Vec::new();
-    if !affected.is_empty() {
-        let reached = |name: &str| affected.contains(name);
-        forces.extend((0..scene.forces.len()).filter(|&i| reached(&scene.forces[i].body)));
-        links.extend((0..scene.links.len()).filter(|&i| {
-            let link = &scene.links[i];
-            reached(&link.body1) || second(&link.target).is_some_and(reached)
-        }));
+    for name in affected {
+        for &(element, role) in readers.of_body(name) {
+            match (element, role) {
+                (Element::Force(i), Role::Acts) => forces.push(i as usize),
+                (Element::Link(i), Role::Acts) => links.push(i as usize),
+                _ => {}
+            }
+        }
     }
     let unknown = |name: &str| !index.contains_key(name);
     for c in &changes.changes {
@@ -514,14 +597,15 @@ fn elements_to_assemble(
 }
 
 /// For each element of `kind` (forces or links) of the scene before an edit, its place after
-/// it (`None` if removed). Elements keep their order: those neither removed nor added pair up
-/// in turn, changed ones included.
-fn element_map(
-    changes: &SceneDiff,
-    kind: ElementKind,
-    old_len: usize,
-    new_len: usize,
-) -> Vec<Option<usize>> {
+/// it (`None` if removed); `None` if none was added or removed. Elements keep their order:
+/// those neither removed nor added pair up in turn, changed ones included.
+fn places(changes: &SceneDiff, kind: ElementKind, old_len: usize, new_len: usize) -> Places {
+    let moved = |c: &&ElementChange| {
+        c.kind == kind && matches!(c.change, ChangeKind::Added | ChangeKind::Removed)
+    };
+    if old_len == new_len && !changes.changes.iter().any(|c| moved(&c)) {
+        return None;
+    }
     let mut removed = vec![false; old_len];
     let mut added = vec![false; new_len];
     for c in changes.changes.iter().filter(|c| c.kind == kind) {
@@ -532,10 +616,12 @@ fn element_map(
         }
     }
     let mut next = (0..new_len).filter(|&j| !added[j]);
-    removed
-        .iter()
-        .map(|&gone| if gone { None } else { next.next() })
-        .collect()
+    Some(
+        removed
+            .iter()
+            .map(|&gone| if gone { None } else { next.next() })
+            .collect(),
+    )
 }
 
 /// The second body a link names, if it joins two.

@@ -12,6 +12,7 @@
 //! ledger of kinetic energy plus this work accounts for the energy a reader computes from the
 //! sampled motion, and the integrator's own error is what remains.
 
+use super::bodies::Bodies;
 use super::body::{BodyModel, BODY_VARIABLES};
 use super::interaction::InteractionInputs;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
@@ -92,7 +93,7 @@ pub(crate) struct Evaluation<'a> {
     pub symbols: &'a SymbolTable,
     pub curves: &'a Curves,
     pub inputs: &'a InteractionInputs,
-    pub bodies: &'a [BodyModel],
+    pub bodies: &'a Bodies,
     /// The body of each state variable (`None` for the variables of no body).
     pub owners: Vec<Option<usize>>,
 }

@@ -56,7 +56,8 @@ impl Simulation {
     /// integrated; [`Simulation::run`] recomputes what was reset.
     ///
     /// Fails, changing nothing, if `system` is invalid, `changes` names unknown variables, or
-    /// the factory fails.
+    /// the factory fails. `system` is checked where it differs from the simulation's own
+    /// ([`System::validate_since`]): a clone of a model's system shares what an edit left.
     pub fn update(
         &mut self,
         system: System,
@@ -64,7 +65,7 @@ impl Simulation {
         changes: &Changes,
     ) -> Result<UpdateReport, SimError> {
         system
-            .validate()
+            .validate_since(&self.system)
             .map_err(|e| SimError::new(ErrorKind::InvalidSystem, e.to_string()))?;
         let mut equation_changed = vec![false; system.len()];
         let mut value_changed = vec![false; system.len()];

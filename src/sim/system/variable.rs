@@ -3,6 +3,7 @@
 use super::prescription::Prescription;
 use std::collections::HashSet;
 use std::fmt;
+use std::sync::Arc;
 
 /// Identifies one state variable of a [`System`]. Ids are dense indices in the order the
 /// variables were added, and they are how every other part of the simulator (the graph, the
@@ -72,11 +73,15 @@ impl Variable {
 ///
 /// Built by adding variables and declaring, per variable, which variables its equation reads.
 /// [`System::validate`] checks the whole description; the simulator calls it before use.
+///
+/// Each variable is shared on its own and cloning a system shares them all, so that a model
+/// and its simulation hold one description: an edit copies the variables it changes (and the
+/// list of pointers, once), and [`System::validate_since`] checks only those.
 #[derive(Clone, Debug)]
 pub struct System {
     start: f64,
     end: f64,
-    variables: Vec<Variable>,
+    variables: Arc<Vec<Arc<Variable>>>,
 }
 
 impl System {
@@ -85,7 +90,7 @@ impl System {
         System {
             start,
             end,
-            variables: Vec::new(),
+            variables: Arc::default(),
         }
     }
 
@@ -105,13 +110,13 @@ impl System {
     /// Adds a variable whose equation reads nothing yet.
     pub fn add_variable(&mut self, name: impl Into<String>, initial: f64) -> VarId {
         let id = VarId(self.variables.len() as u32);
-        self.variables.push(Variable {
+        Arc::make_mut(&mut self.variables).push(Arc::new(Variable {
             name: name.into(),
             initial,
             reads: Vec::new(),
             prescriptions: Vec::new(),
             breakpoints: Vec::new(),
-        });
+        }));
         id
     }
 
@@ -123,8 +128,14 @@ impl System {
         self.variables.is_empty()
     }
 
-    pub fn variables(&self) -> &[Variable] {
-        &self.variables
+    /// The variables, in id order.
+    pub fn variables(&self) -> impl ExactSizeIterator<Item = &Variable> + '_ {
+        self.variables.iter().map(|v| &**v)
+    }
+
+    /// Variable `id`, to change (copied first if another system shares it).
+    fn variable_mut(&mut self, id: VarId) -> &mut Variable {
+        Arc::make_mut(&mut Arc::make_mut(&mut self.variables)[id.index()])
     }
 
     /// The variable `id`.
@@ -149,20 +160,20 @@ impl System {
 
     /// Gives variable `id` a new name.
     pub fn rename(&mut self, id: VarId, name: impl Into<String>) {
-        self.variables[id.index()].name = name.into();
+        self.variable_mut(id).name = name.into();
     }
 
     /// Forgets what `f_id` reads, its prescriptions and its breakpoints: for an equation about
     /// to be declared anew.
     pub fn clear_equation(&mut self, id: VarId) {
-        let v = &mut self.variables[id.index()];
+        let v = self.variable_mut(id);
         v.reads.clear();
         v.prescriptions.clear();
         v.breakpoints.clear();
     }
 
     pub fn set_initial(&mut self, id: VarId, value: f64) {
-        self.variables[id.index()].initial = value;
+        self.variable_mut(id).initial = value;
     }
 
     /// Declares the variables `f_id` reads (the reference graph's arcs). Order and duplicates do
@@ -171,13 +182,13 @@ impl System {
         let mut reads = reads.to_vec();
         reads.sort_unstable();
         reads.dedup();
-        self.variables[id.index()].reads = reads;
+        self.variable_mut(id).reads = reads;
     }
 
     /// Makes the value of `id` follow `prescription` over its interval (a trajectory
     /// constraint, section 5.1.3).
     pub fn prescribe(&mut self, id: VarId, prescription: Prescription) {
-        let list = &mut self.variables[id.index()].prescriptions;
+        let list = &mut self.variable_mut(id).prescriptions;
         list.push(prescription);
         list.sort_by(|a, b| a.start().total_cmp(&b.start()));
     }
@@ -185,7 +196,7 @@ impl System {
     /// Requires the component holding `id` to land on each of `times` exactly and restart
     /// there, as where a force changes discontinuously.
     pub fn add_breakpoints(&mut self, id: VarId, times: &[f64]) {
-        let list = &mut self.variables[id.index()].breakpoints;
+        let list = &mut self.variable_mut(id).breakpoints;
         list.extend_from_slice(times);
         list.sort_by(f64::total_cmp);
         list.dedup();
@@ -205,37 +216,76 @@ impl System {
             ));
         }
         let mut names = HashSet::with_capacity(self.variables.len());
-        for v in &self.variables {
-            let located = |message: String| SystemError::new(Some(v.name.clone()), message);
-            if v.name.is_empty() {
+        for v in self.variables() {
+            if !names.insert(v.name.as_str()) {
                 return Err(SystemError::new(
-                    None,
-                    format!(
-                        "variable with initial value {} has an empty name",
-                        v.initial
-                    ),
+                    Some(v.name.clone()),
+                    "the name is used by more than one variable".into(),
                 ));
             }
-            if !names.insert(v.name.as_str()) {
-                return Err(located("the name is used by more than one variable".into()));
+            self.validate_variable(v)?;
+        }
+        Ok(())
+    }
+
+    /// [`System::validate`] for a system made from `earlier`, a valid one, by changing some
+    /// of its variables and adding some: checks only the variables it does not share with
+    /// `earlier` (all of them if the span changed or variables were removed), and the names
+    /// against each other only if one of those has a name it did not have.
+    pub fn validate_since(&self, earlier: &System) -> Result<(), SystemError> {
+        let same_span = self.start == earlier.start && self.end == earlier.end;
+        if !same_span || self.len() < earlier.len() {
+            return self.validate();
+        }
+        let mut renamed = false;
+        for (i, v) in self.variables.iter().enumerate() {
+            let before = earlier.variables.get(i);
+            if before.is_some_and(|b| Arc::ptr_eq(b, v)) {
+                continue;
             }
-            if !v.initial.is_finite() {
-                return Err(located(format!(
-                    "initial value must be finite, got {}",
+            renamed |= before.is_none_or(|b| b.name != v.name);
+            self.validate_variable(v)?;
+        }
+        if renamed {
+            let mut names = HashSet::with_capacity(self.len());
+            if let Some(v) = self.variables().find(|v| !names.insert(v.name.as_str())) {
+                return Err(SystemError::new(
+                    Some(v.name.clone()),
+                    "the name is used by more than one variable".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks one variable of a system with a valid span (all but the names' uniqueness).
+    fn validate_variable(&self, v: &Variable) -> Result<(), SystemError> {
+        let located = |message: String| SystemError::new(Some(v.name.clone()), message);
+        if v.name.is_empty() {
+            return Err(SystemError::new(
+                None,
+                format!(
+                    "variable with initial value {} has an empty name",
                     v.initial
-                )));
-            }
-            if let Some(bad) = v.reads.iter().find(|r| r.index() >= self.variables.len()) {
-                return Err(located(format!(
-                    "reads variable id {} but the system has only {} variables",
-                    bad.0,
-                    self.variables.len()
-                )));
-            }
-            self.validate_prescriptions(v).map_err(located)?;
-            if let Some(bad) = v.breakpoints.iter().find(|t| !t.is_finite()) {
-                return Err(located(format!("breakpoint must be finite, got {bad}")));
-            }
+                ),
+            ));
+        }
+        if !v.initial.is_finite() {
+            return Err(located(format!(
+                "initial value must be finite, got {}",
+                v.initial
+            )));
+        }
+        if let Some(bad) = v.reads.iter().find(|r| r.index() >= self.variables.len()) {
+            return Err(located(format!(
+                "reads variable id {} but the system has only {} variables",
+                bad.0,
+                self.variables.len()
+            )));
+        }
+        self.validate_prescriptions(v).map_err(located)?;
+        if let Some(bad) = v.breakpoints.iter().find(|t| !t.is_finite()) {
+            return Err(located(format!("breakpoint must be finite, got {bad}")));
         }
         Ok(())
     }
