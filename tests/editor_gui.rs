@@ -670,12 +670,32 @@ body a shape toy init_pos {0 0 0}
     let (_dir, file) = scene_file(TOY);
     let editor = Editor::start(&file);
     let control = editor.window(" — Asgard$");
-    editor.xdotool(&["windowfocus", "--sync", &control]);
-    // File, Edit, View, Create, Shapes: Shapes opens on New shape; toy follows.
-    editor.xdotool(&[
-        "key", "--delay", "300", "F10", "Right", "Right", "Right", "Right", "Down", "Return",
-    ]);
-    let id = editor.window("Shape editor$");
+    // File, Edit, View, Create, Shapes: Shapes opens on New shape; toy follows. Under load
+    // the keys can outrun the menu bar, so the menu is tried again (after Escape closes what
+    // opened) until the shape editor shows.
+    let shape_editor = || {
+        let out = std::process::Command::new("xdotool")
+            .args(["search", "--onlyvisible", "--name", "Shape editor$"])
+            .env("DISPLAY", &editor.display)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    };
+    let mut tries = 0;
+    let id = wait_for("the shape editor on toy from the Shapes menu", || {
+        if tries % 30 == 0 {
+            editor.xdotool(&["windowfocus", "--sync", &control, "key", "Escape"]);
+            editor.xdotool(&[
+                "key", "--delay", "300", "F10", "Right", "Right", "Right", "Right", "Down",
+                "Return",
+            ]);
+        }
+        tries += 1;
+        shape_editor()
+    });
     editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+r", "ctrl+a"]);
     editor.xdotool(&["type", "0.3"]);
     editor.xdotool(&["key", "Return", "alt+a"]);
