@@ -29,9 +29,15 @@ struct Host {
 }
 
 impl Drop for Host {
+    /// Ends the host, and waits (a while) for its slaves' editor windows to go with it: the
+    /// next test finds its own windows by name and must not type into a dying one.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let start = Instant::now();
+        while !windows_named("host's document").is_empty() && start.elapsed() < LIMIT {
+            std::thread::sleep(POLL);
+        }
     }
 }
 
@@ -494,6 +500,15 @@ fn a_second_view_has_its_own_time_and_both_follow_the_full_editor() {
         a["views"].as_array().unwrap().len() == 1
     });
     assert_eq!(state[0]["animations"][0]["phase"], "running");
+
+    // The editor's windows closed before the next test looks for its own by name.
+    let panel = window_named("host's document — Asgard$");
+    xdotool(None, &["windowfocus", "--sync", &panel, "key", "ctrl+w"]);
+    let start = Instant::now();
+    while !windows_named("host's document").is_empty() {
+        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
+        std::thread::sleep(POLL);
+    }
 }
 
 /// A scene whose computed motion (to its finish, 0.1 s) is fine but whose live run, which goes
