@@ -595,6 +595,177 @@ fn the_shape_editor_writes_a_shape_set_into_the_text() {
     assert!(bad.contains("unknown editor kind"), "{bad}");
 }
 
+/// The shape editor's fields take typed values: a new sphere's radius and centre, and a new
+/// box's first vertex; Apply and Done write them into the text, each one undo step.
+#[test]
+fn the_shape_editor_takes_typed_radius_and_positions() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    let parts = |text: &str| {
+        evaluate(text)
+            .ok()
+            .and_then(|scene| Some(scene.shape("shape1")?.parts.clone()))
+    };
+    // A button pressed by its mnemonic is clicked a moment later (GTK shows it pressed
+    // first), so each new part is applied and awaited in the text before its fields are typed.
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+s", "alt+a"]);
+    wait_for("the new sphere in the text", || {
+        parts(&editor.text()).filter(|p| p.len() == 1)
+    });
+    // The sphere's radius 0.8 and its centre's x 2, then Enter.
+    editor.xdotool(&["key", "alt+r", "ctrl+a"]);
+    editor.xdotool(&["type", "0.8"]);
+    editor.xdotool(&["key", "alt+x", "ctrl+a"]);
+    editor.xdotool(&["type", "2"]);
+    editor.xdotool(&["key", "Return", "alt+b", "alt+a"]);
+    let applied = wait_for("the typed sphere and a new box in the text", || {
+        let text = editor.text();
+        parts(&text).filter(|p| p.len() == 2).map(|p| (text, p))
+    });
+    let (applied, shape) = applied;
+    let sphere = &shape[0];
+    assert!(
+        matches!(sphere.geometry, asgard::scene::model::Geometry::Sphere { radius } if (radius - 0.8).abs() < 1e-9),
+        "{applied}"
+    );
+    assert!((sphere.pos.x - 2.0).abs() < 1e-9, "{applied}");
+    // The box's first vertex typed to (-3, -3, -3); Done.
+    for axis in ["alt+x", "alt+y", "alt+z"] {
+        editor.xdotool(&["key", axis, "ctrl+a"]);
+        editor.xdotool(&["type", "--", "-3"]);
+    }
+    editor.xdotool(&["key", "Return", "alt+d"]);
+    let corner = asgard::scene::model::Vec3::new(-3.0, -3.0, -3.0);
+    let text = wait_for("the typed vertex in the text", || {
+        let text = editor.text();
+        let cube = parts(&text)?.get(1)?.clone();
+        let asgard::scene::model::Geometry::Polyhedron { vertices } = &cube.geometry else {
+            return None;
+        };
+        vertices
+            .iter()
+            .any(|v| (cube.pos + v - corner).norm() < 1e-6)
+            .then_some(text)
+    });
+    // Done wrote it in one step: one undo takes the text back to what Apply wrote.
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take the typed vertex out", || {
+        (editor.text() == applied).then_some(())
+    });
+    assert_ne!(text, applied);
+}
+
+/// The shape editor opened on an existing shape from the control panel's Shapes menu starts
+/// on its first point; a radius typed there and applied changes only the size, and the
+/// colour word the shape was written with stays (`color orange`, not its numbers).
+#[test]
+fn a_shape_edited_from_the_shapes_menu_keeps_its_colour_word() {
+    const TOY: &str = "simulator finish 1
+shape_set toy desc {sub pos {0 0 0} sphere 0.2 color orange}
+body a shape toy init_pos {0 0 0}
+";
+    let (_dir, file) = scene_file(TOY);
+    let editor = Editor::start(&file);
+    let control = editor.window(" — Asgard$");
+    // File, Edit, View, Create, Shapes: Shapes opens on New shape; toy follows. Under load
+    // the keys can outrun the menu bar, so the menu is tried again (after Escape closes what
+    // opened) until the shape editor shows.
+    let shape_editor = || {
+        let out = std::process::Command::new("xdotool")
+            .args(["search", "--onlyvisible", "--name", "Shape editor$"])
+            .env("DISPLAY", &editor.display)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    };
+    let mut tries = 0;
+    let id = wait_for("the shape editor on toy from the Shapes menu", || {
+        if tries % 30 == 0 {
+            editor.xdotool(&["windowfocus", "--sync", &control, "key", "Escape"]);
+            editor.xdotool(&[
+                "key", "--delay", "300", "F10", "Right", "Right", "Right", "Right", "Down",
+                "Return",
+            ]);
+        }
+        tries += 1;
+        shape_editor()
+    });
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+r", "ctrl+a"]);
+    editor.xdotool(&["type", "0.3"]);
+    editor.xdotool(&["key", "Return", "alt+a"]);
+    let text = wait_for("the new radius in the text", || {
+        let text = editor.text();
+        text.contains("sphere 0.3").then_some(text)
+    });
+    assert!(text.contains("sphere 0.3 color orange"), "{text}");
+    assert!(
+        text.ends_with("body a shape toy init_pos {0 0 0}\n"),
+        "{text}"
+    );
+}
+
+/// Import hull in the shape editor makes a polyhedron of the convex hull of a Wavefront OBJ
+/// file's vertices (a cube with a point inside: eight vertices), which Done writes into the
+/// text as one shape set.
+#[test]
+fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
+    let (dir, file) = scene_file(TWO_BALLS);
+    let mesh = dir.path().join("cube.obj");
+    let mut obj = String::from("# a cube of side 2 and a point inside it\no cube\n");
+    for corner in 0..8 {
+        let c = |bit: i32| if corner & bit == 0 { -1 } else { 1 };
+        obj.push_str(&format!("v {} {} {}\n", c(1), c(2) + 3, c(4)));
+    }
+    obj.push_str("v 0 3 0\nf 1 2 3\n");
+    std::fs::write(&mesh, obj).unwrap();
+    let editor = Editor::start(&file);
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+i"]);
+    editor.choose_file("Import the convex hull of a mesh", &mesh);
+    wait_for("the chooser closed", || {
+        let shown = std::process::Command::new("xdotool")
+            .args([
+                "search",
+                "--onlyvisible",
+                "--name",
+                "^Import the convex hull",
+            ])
+            .env("DISPLAY", &editor.display)
+            .output()
+            .unwrap();
+        shown.stdout.is_empty().then_some(())
+    });
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+d"]);
+    let text = wait_for("the imported shape in the text", || {
+        let text = editor.text();
+        text.contains("shape_set shape1").then_some(text)
+    });
+    let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let shape = scene.shape("shape1").unwrap();
+    assert_eq!(shape.parts.len(), 1);
+    let part = &shape.parts[0];
+    let asgard::scene::model::Geometry::Polyhedron { vertices } = &part.geometry else {
+        panic!("not a polyhedron: {text}");
+    };
+    assert_eq!(vertices.len(), 8, "the inner point is dropped: {text}");
+    for v in vertices {
+        let world = part.pos + v;
+        assert!(
+            (world.x.abs() - 1.0).abs() < 1e-9
+                && ((world.y - 3.0).abs() - 1.0).abs() < 1e-9
+                && (world.z.abs() - 1.0).abs() < 1e-9,
+            "{world:?} is no corner of the cube: {text}"
+        );
+    }
+}
+
 #[test]
 fn save_as_and_the_exports_write_the_files_named_in_the_chooser() {
     let (dir, file) = scene_file(TWO_BALLS);
@@ -799,6 +970,55 @@ trajectory path points {{0 0 2 0} {1 4 2 0}}
         text.contains("trajectory path points {{0 0 2 0} {1 4 2 0} {"),
         "{text}"
     );
+}
+
+/// The trajectory editor's fields under the charts take a point's time and coordinates:
+/// typed and entered, they are written into the text, and one undo takes both back.
+#[test]
+fn a_trajectory_points_typed_time_and_coordinates_are_one_undo_step() {
+    const PATH: &str = "simulator finish 2 step 0.05
+shape_set ball desc {sphere 0.5}
+body a shape ball init_pos {0 0 0}
+trajectory path points {{0 0 2 0} {1 4 2 0}}
+";
+    let (_dir, file) = scene_file(PATH);
+    let editor = Editor::start(&file);
+    editor.open_editor("trajectory");
+    let id = editor.window("Trajectory editor$");
+    // The first point is shown; its time (Alt+T) and y (Alt+Y) typed over, then Enter.
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+t", "ctrl+a"]);
+    editor.xdotool(&["type", "0.25"]);
+    editor.xdotool(&["key", "alt+y", "ctrl+a"]);
+    editor.xdotool(&["type", "--", "-1.5"]);
+    editor.xdotool(&["key", "Return"]);
+    let text = wait_for("the typed values in the text over D-Bus", || {
+        let text = editor.text();
+        let scene = evaluate(&text).ok()?;
+        let point = scene.trajectories[0].pieces[0].points[0].clone();
+        (point.time == 0.25).then_some(text)
+    });
+    let scene = evaluate(&text).unwrap();
+    let points = &scene.trajectories[0].pieces[0].points;
+    assert_eq!(
+        points[0].pos,
+        asgard::scene::model::Vec3::new(0.0, -1.5, 0.0),
+        "{text}"
+    );
+    assert_eq!(
+        points[1].pos,
+        asgard::scene::model::Vec3::new(4.0, 2.0, 0.0),
+        "{text}"
+    );
+    assert!(
+        text.starts_with(&PATH[..PATH.find("trajectory").unwrap()]),
+        "{text}"
+    );
+    // Undo, from the graphical viewer (the field would take Ctrl+Z itself).
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to restore the point", || {
+        (editor.text() == PATH).then_some(())
+    });
 }
 
 /// How many pixels of `picture` are orange, as the projectile's ball is drawn lit and shaded.

@@ -29,9 +29,15 @@ struct Host {
 }
 
 impl Drop for Host {
+    /// Ends the host, and waits (a while) for its slaves' editor windows to go with it: the
+    /// next test finds its own windows by name and must not type into a dying one.
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let start = Instant::now();
+        while !windows_named("host's document").is_empty() && start.elapsed() < LIMIT {
+            std::thread::sleep(POLL);
+        }
     }
 }
 
@@ -408,6 +414,103 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
     assert_eq!(std::fs::read_to_string(&memo).unwrap(), both_changed);
 }
 
+/// The state of view `index` of the first animation.
+fn view(animation: &Value, index: usize) -> &Value {
+    &animation["views"][index]
+}
+
+/// Asgard ▸ New View of This Animation (Ctrl+Shift+N) shows a second rendition of the
+/// animation beside the first, with its own time: while the first stays paused, the new one
+/// plays. Both follow an edit made in the full editor (each paused view shows a new picture),
+/// the document saved holds exactly that edit (the second view is the reader's, not stored),
+/// and Close This View (Ctrl+Shift+W) takes the second view away again.
+#[test]
+fn a_second_view_has_its_own_time_and_both_follow_the_full_editor() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let memo = dir.path().join("views.sgml");
+    std::fs::write(&memo, MASS_AND_SIZE).unwrap();
+    let host = Host::open(&memo);
+    host.wait_for("a frame shown", |a| {
+        a["phase"] == "running" && frames_shown(a) > 0
+    });
+    let window = host.window();
+    // Asgard ▸ Stop pauses the document's view.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+period"],
+    );
+    host.wait_for("the first view paused", |a| view(a, 0)["playing"] == false);
+
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+n"],
+    );
+    let state = host.wait_for("a second view showing frames", |a| {
+        frames_shown(view(a, 1)) > 0 && a["focused_view"] == 1
+    });
+    let animation = &state[0]["animations"][0];
+    assert_eq!(view(animation, 1)["width"], view(animation, 0)["width"]);
+    assert_eq!(view(animation, 1)["playing"], true);
+    let paused_at = view(animation, 0)["time"].clone();
+    let playing_from = view(animation, 1)["time"].as_f64().unwrap();
+    host.wait_for("the second view's time moves on alone", |a| {
+        view(a, 1)["time"].as_f64().unwrap() != playing_from && view(a, 0)["time"] == paused_at
+    });
+
+    // Stop now acts on the new view, which has the focus.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+period"],
+    );
+    let state = host.wait_for("both views paused", |a| view(a, 1)["playing"] == false);
+    let before: Vec<Value> = (0..2)
+        .map(|i| view(&state[0]["animations"][0], i)["picture"].clone())
+        .collect();
+
+    // The sphere's radius, changed in the full editor's language viewer and applied.
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+e"],
+    );
+    let viewer = window_named("host's document — Language viewer 1$");
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &viewer, "key", "ctrl+Home"],
+    );
+    xdotool(
+        None,
+        &["key", "End", "Left", "BackSpace", "BackSpace", "BackSpace"],
+    );
+    xdotool(None, &["type", "0.75"]);
+    xdotool(None, &["key", "ctrl+Return"]);
+    host.wait_for_window("both views show the larger ball", |w| {
+        let a = &w["animations"][0];
+        w["modified"] == true && (0..2).all(|i| view(a, i)["picture"] != before[i])
+    });
+
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+s"]);
+    wait_for_file(&memo, &MASS_AND_SIZE.replace("sphere 0.5", "sphere 0.75"));
+
+    xdotool(
+        None,
+        &["windowfocus", "--sync", &window, "key", "ctrl+shift+w"],
+    );
+    let state = host.wait_for("the second view closed", |a| {
+        a["views"].as_array().unwrap().len() == 1
+    });
+    assert_eq!(state[0]["animations"][0]["phase"], "running");
+
+    // The editor's windows closed before the next test looks for its own by name.
+    let panel = window_named("host's document — Asgard$");
+    xdotool(None, &["windowfocus", "--sync", &panel, "key", "ctrl+w"]);
+    let start = Instant::now();
+    while !windows_named("host's document").is_empty() {
+        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
+        std::thread::sleep(POLL);
+    }
+}
+
 /// A scene whose computed motion (to its finish, 0.1 s) is fine but whose live run, which goes
 /// on past the finish, blows up at about 0.2 s: x' = 100 x².
 const FAILS_LIVE: &str = "<DOCUMENT CMEMO>
@@ -620,4 +723,30 @@ fn live_playback_too_costly_for_real_time_says_so_and_the_host_stays_responsive(
     });
     xdotool(None, &["windowfocus", "--sync", &window, "key", "ctrl+w"]);
     assert_eq!(host.wait_for_exit().code(), Some(0));
+}
+
+/// A document whose markup is malformed opens a window that says where (`FILE:LINE:COLUMN:
+/// error: …`) over an untitled memo; the file is not touched.
+#[test]
+fn a_malformed_document_is_reported_in_a_window_and_left_as_it_is() {
+    let _display = one_test_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.sgml");
+    let text = MASS_AND_SIZE.replace("</TO>", "</FROM>");
+    std::fs::write(&bad, &text).unwrap();
+    let host = Host::open(&bad);
+    let state = host.wait_for_window("the problem in the status line", |w| {
+        w["status"].as_str().unwrap_or("").contains("bad.sgml:3:")
+    });
+    let status = state[0]["status"].as_str().unwrap();
+    assert!(status.contains(": error: "), "{status}");
+    assert_eq!(
+        state[0]["path"],
+        Value::Null,
+        "the bad file is not the one open"
+    );
+    assert_eq!(state[0]["modified"], false);
+    window_named("^Cannot Open the Document$");
+    drop(host);
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), text);
 }

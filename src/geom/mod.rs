@@ -18,6 +18,8 @@
 //! - [`contact_region`]: the corners of the patch over which two touching pieces lie against
 //!   each other, for bodies resting flat on one another.
 //! - [`ray::cast_shape`] for picking and for putting points on a shape's surface.
+//! - [`mesh_file::hull_of_file`]: the convex hull of an OBJ or STL file's vertices, for the
+//!   shape editor's import.
 
 mod bounds;
 pub mod broad;
@@ -26,6 +28,7 @@ mod error;
 mod exact;
 pub mod hull;
 mod mass;
+pub mod mesh_file;
 pub mod ray;
 mod region;
 mod shape;

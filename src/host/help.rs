@@ -17,6 +17,11 @@ Over a clicked animation the keys do the same: space plays or pauses, Left and R
 The Asgard menu has Play (Ctrl+P), Stop (Ctrl+.) and Rewind (Ctrl+Home) too.
 Live (Ctrl+L) runs the scene in real time: drag a body to pull it, the arrow keys push it.
 
+<b>More views of one animation</b>
+New View of This Animation (Ctrl+Shift+N, also in the animation's right-click menu) shows a second view beside it: the same animation with its own camera and time. Turn, zoom, play, pause or step each alone; the Asgard menu acts on the view clicked last.
+Every view follows every edit of the scene. Close This View (Ctrl+Shift+W) closes the view clicked last; the first view is the document's own.
+The views you add are yours, like windows: they are not saved in the document.
+
 <b>Editing the animation</b>
 Full Editor (Ctrl+Shift+E) opens Asgard's whole editor on the animation: the control panel (File, Edit, View, Create and Shapes menus, Simulate), a graphical viewer and a language viewer, and every window they open (shape and trajectory editors, plots, exports).
 Every edit made there comes back into this document at once (its title gets a *), and the animation here follows.
@@ -27,12 +32,14 @@ Position and Velocity Handles show handles in the animation itself: drag one wit
 Recompute Motion simulates the scene again.
 In the editor's graphical viewer, View ▸ Keep this view (Ctrl+Shift+K) makes the view shown the scene's camera: the animation here then starts from it.
 In the editor, Create ▸ Body of shape then a click puts a new body on the surface clicked (a body's or the ground), resting on it; the view takes it in.
+In the shape editor, the point picked last (Shift+click a vertex) and a sphere's radius can be typed in the fields under the view (Alt+X, Alt+Y, Alt+Z, Alt+R, then Enter); Import hull (Alt+I) adds the convex hull of an OBJ or STL file; Apply writes the shape. In the trajectory editor, the point clicked last shows its Time, x, y and z to type over (Enter writes them).
 The control panel's fields set Finish, Step, Tolerance, Live dt and Live rate (live mode's real-time factor): type a value, press Enter, and it is written into the scene.
 
 <b>The document</b>
 Type into paragraphs to edit them. Edit ▸ Insert Animation adds an empty one (or one from a .asg file) at the cursor; Delete Animation removes the one clicked last.
 Save (Ctrl+S) writes only what changed; the previous version is kept as NAME~.
-File ▸ Export window as PNG writes a picture of this window as it shows now, animations included.";
+File ▸ Export window as PNG writes a picture of this window as it shows now, animations included.
+A document that cannot be read opens a window saying where the problem is (file:line:column); the file is left as it is: correct it in a text editor and open it again.";
 
 /// Shows the help window over `parent`.
 pub fn show(parent: &gtk::ApplicationWindow) {

@@ -9,10 +9,12 @@
 //! Asgard menu (and an animation's context menu) acts on the animation clicked last (section
 //! 6.2.4): Play, Stop, Rewind, Live, the full editor (Asgard's whole editor on that scene,
 //! whose Save saves the document) and single graphical and language viewers, position and
-//! velocity handles, Recompute Motion. Help ▸ Using Asgard says how to do each.
+//! velocity handles, Recompute Motion, and a new view of the animation beside it (its own
+//! camera and time; the reader's, not stored in the document). Help ▸ Using Asgard says how
+//! to do each.
 //!
 //! Each animation is one `asgard slave` process on a private D-Bus connection, showing one
-//! rendition whose frames arrive through shared memory. The host depends on [`crate::ipc`] and
+//! rendition per view, whose frames arrive through shared memory. The host depends on [`crate::ipc`] and
 //! [`crate::doc`] only — never on the slave, the session or the simulation — so a third-party
 //! host can do all it does from `schemas/` alone.
 
@@ -23,6 +25,7 @@ mod help;
 mod input;
 mod locate;
 mod probe;
+mod view;
 mod window;
 
 use crate::doc::{Document, LoadError};
@@ -39,17 +42,16 @@ use window::HostWindow;
 const APPLICATION_ID: &str = "org.asgard.Host";
 
 /// Opens `path` (or the example memo, see [`locate`]) in a host window and runs until the
-/// window closes. A document that cannot be read is reported, located, before any window
-/// opens. With `probe`, tests can read the host's state over the session bus (see
-/// [`probe`]).
+/// window closes. A document that cannot be read (malformed markup, not UTF-8, missing) is
+/// reported, located (`FILE:LINE:COLUMN: error: …`), on the standard error and in a window
+/// over a new untitled memo: the file is left as it is, since the host saves the memo only
+/// where the reader then chooses. With `probe`, tests can read the host's state over the
+/// session bus (see [`probe`]).
 pub fn run(path: Option<PathBuf>, probe: bool) -> ExitCode {
-    let (document, path) = match initial_document(path) {
-        Ok(opened) => opened,
-        Err(message) => {
-            eprintln!("asgard host: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let opened = initial_document(path).map_err(|message| {
+        eprintln!("asgard host: {message}");
+        message
+    });
     let _probe = match probe.then(probe::serve).transpose() {
         Ok(connection) => connection,
         Err(e) => {
@@ -65,7 +67,7 @@ pub fn run(path: Option<PathBuf>, probe: bool) -> ExitCode {
         .application_id(APPLICATION_ID)
         .flags(gio::ApplicationFlags::NON_UNIQUE)
         .build();
-    let opened = std::cell::RefCell::new(Some((document, path)));
+    let opened = std::cell::RefCell::new(Some(opened));
     application.connect_startup(|application| {
         application.set_menubar(Some(&HostWindow::menu()));
         crate::window_picture::serve_action(application);
@@ -77,10 +79,12 @@ pub fn run(path: Option<PathBuf>, probe: bool) -> ExitCode {
             );
         }
     });
-    application.connect_activate(move |application| {
-        if let Some((document, path)) = opened.take() {
+    application.connect_activate(move |application| match opened.take() {
+        Some(Ok((document, path))) => {
             HostWindow::open(application, document, path);
         }
+        Some(Err(message)) => HostWindow::open_empty(application).cannot_open(&message),
+        None => {}
     });
     // GTK must not read our command line: clap has.
     let status = application.run_with_args(&[] as &[&str]);
@@ -107,6 +111,7 @@ fn initial_document(path: Option<PathBuf>) -> Result<(Document, Option<PathBuf>)
     }
 }
 
+/// The document at `path`, or why it cannot be opened, located: `FILE:LINE:COLUMN: error: …`.
 fn load(path: &Path) -> Result<Document, String> {
     Document::load(path).map_err(|e| match e {
         LoadError::Doc(e) => format!("{}:{}: error: {}", path.display(), e.at, e.kind),

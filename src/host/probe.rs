@@ -2,7 +2,7 @@
 //! name `org.asgard.Asgard1.Host<PID>` and serves `org.asgard.Asgard1.HostProbe` at
 //! `/org/asgard/Asgard1/Host`, whose one method `Describe()` returns the state of its windows
 //! as JSON (title, path, modified mark, status line, the Live toggle, and per animation its
-//! phase, frames shown, slave process id and size). End-to-end tests wait on that state instead of sleeping.
+//! phase, frames shown, slave process id, size and views). End-to-end tests wait on that state instead of sleeping.
 //! It only reads; the tests drive the host through its real user interface.
 
 use gtk::glib;
@@ -33,7 +33,8 @@ pub struct WindowState {
     pub animations: Vec<AnimationState>,
 }
 
-/// One animation's state.
+/// One animation's state; `frames_shown`, `width` and `height` are its first view's (the
+/// document's).
 #[derive(Serialize)]
 pub struct AnimationState {
     /// `starting`, `running` or `failed`.
@@ -42,6 +43,24 @@ pub struct AnimationState {
     pub message: String,
     pub frames_shown: u64,
     pub slave_pid: Option<u32>,
+    pub width: u32,
+    pub height: u32,
+    /// Every view of the animation, the document's first.
+    pub views: Vec<ViewState>,
+    /// The view the playback commands act on, when one was clicked or focused.
+    pub focused_view: Option<usize>,
+}
+
+/// One view's (rendition's) state.
+#[derive(Serialize)]
+pub struct ViewState {
+    pub frames_shown: u64,
+    /// A hash of the pixels shown, 0 before the first frame.
+    pub picture: u64,
+    /// The simulated time of the frame shown.
+    pub time: f64,
+    pub playing: bool,
+    pub live: bool,
     pub width: u32,
     pub height: u32,
 }

@@ -8,7 +8,7 @@
 use super::animation::{Animation, AnimationEvent, EventSink};
 use super::document_view::{text_elements, DocumentView, TextEdit};
 use super::probe::WindowState;
-use crate::doc::{Document, InsertAt, LoadError};
+use crate::doc::{Document, InsertAt};
 use crate::ipc::{EditorKind, HandleKind};
 use crate::save::{ReadOnly, ReadOnlyFile};
 use crate::window_picture;
@@ -26,6 +26,10 @@ const SAVED: &str = "Saved";
 const EMPTY_MEMO: &str = "<DOCUMENT CMEMO>\n<CMEMO>\n<TO></TO>\n<FROM></FROM>\n\
                           <SUBJECT></SUBJECT>\n<BODY>\n<PARAGRAPH>\n<TEXT></TEXT>\n\
                           </PARAGRAPH>\n</BODY>\n</CMEMO>\n</DOCUMENT>\n";
+
+fn empty_memo() -> Document {
+    Document::parse(EMPTY_MEMO.to_string()).expect("the empty memo is a document")
+}
 
 /// The document being edited and where it lives.
 struct OpenDocument {
@@ -89,6 +93,8 @@ const ACCELERATORS: &[(&str, &[&str])] = &[
     ("win.full-editor", &["<Control><Shift>e"]),
     ("win.graphical-editor", &["<Control><Shift>g"]),
     ("win.language-editor", &["<Control><Shift>l"]),
+    ("win.new-view", &["<Control><Shift>n"]),
+    ("win.close-view", &["<Control><Shift>w"]),
 ];
 
 /// The Asgard menu's playback commands, also in an animation's context menu.
@@ -104,6 +110,12 @@ const EDITOR_ITEMS: &[(&str, &str)] = &[
     ("_Full Editor", "win.full-editor"),
     ("_Graphical Editor", "win.graphical-editor"),
     ("_Language Editor", "win.language-editor"),
+];
+
+/// The Asgard menu's views of one animation, also in an animation's context menu.
+const VIEW_ITEMS: &[(&str, &str)] = &[
+    ("_New View of This Animation", "win.new-view"),
+    ("Close This _View", "win.close-view"),
 ];
 
 /// A menu of `(label, action)` items.
@@ -138,8 +150,17 @@ const TOGGLES: [Toggle; 3] = [
 ];
 
 impl HostWindow {
+    /// A window on a new, empty memo.
+    pub fn open_empty(application: &gtk::Application) -> Rc<HostWindow> {
+        HostWindow::open(application, empty_memo(), None)
+    }
+
     /// A window on `document`, stored at `path` (or untitled), with its animations started.
-    pub fn open(application: &gtk::Application, document: Document, path: Option<PathBuf>) {
+    pub fn open(
+        application: &gtk::Application,
+        document: Document,
+        path: Option<PathBuf>,
+    ) -> Rc<HostWindow> {
         let window = gtk::ApplicationWindow::new(application);
         window.set_default_size(900, 800);
         window.set_show_menubar(true);
@@ -203,6 +224,28 @@ impl HostWindow {
         this.window.present();
         // No field starts focused: GTK would select its text, ready to be typed over.
         GtkWindowExt::set_focus(&this.window, None::<&gtk::Widget>);
+        this
+    }
+
+    /// Says in a window over this one, and in the status line, that a document cannot be
+    /// opened and why (`message` locates the problem: `FILE:LINE:COLUMN: error: …`). The
+    /// document shown stays as it was, and the file is not touched.
+    pub fn cannot_open(&self, message: &str) {
+        self.say(message);
+        let dialog = gtk::MessageDialog::new(
+            Some(&self.window),
+            gtk::DialogFlags::MODAL | gtk::DialogFlags::DESTROY_WITH_PARENT,
+            gtk::MessageType::Error,
+            gtk::ButtonsType::Close,
+            "The document cannot be opened",
+        );
+        dialog.set_title(Some("Cannot Open the Document"));
+        dialog.set_secondary_text(Some(&format!(
+            "{message}\n\nThe file is left as it is. Correct it in a text editor and open it \
+             again (File ▸ Open)."
+        )));
+        dialog.connect_response(|dialog, _| dialog.destroy());
+        dialog.present();
     }
 
     /// The open windows of this thread (the GTK thread).
@@ -255,6 +298,7 @@ impl HostWindow {
         let asgard = gio::Menu::new();
         asgard.append_section(None, &items(PLAYBACK_ITEMS));
         asgard.append_section(None, &items(EDITOR_ITEMS));
+        asgard.append_section(None, &items(VIEW_ITEMS));
         asgard.append_section(None, &editing);
         let help = gio::Menu::new();
         help.append(Some("_Using Asgard"), Some("win.help"));
@@ -266,16 +310,17 @@ impl HostWindow {
         bar
     }
 
-    /// An animation's context menu: the Asgard menu's playback and editor commands.
+    /// An animation's context menu: the Asgard menu's playback, editor and view commands.
     pub fn animation_menu() -> gio::Menu {
         let menu = gio::Menu::new();
         menu.append_section(None, &items(PLAYBACK_ITEMS));
         menu.append_section(None, &items(EDITOR_ITEMS));
+        menu.append_section(None, &items(VIEW_ITEMS));
         menu
     }
 
     fn add_actions(self: &Rc<Self>) {
-        let plain: [(&str, Command); 17] = [
+        let plain: [(&str, Command); 19] = [
             ("new", |w| w.confirm_discard(|w| w.replace_document(None))),
             ("open", |w| w.confirm_discard(|w| w.choose_document())),
             ("save", |w| w.save(Box::new(|_| {}))),
@@ -306,6 +351,12 @@ impl HostWindow {
             }),
             ("recompute", |w| {
                 w.with_target(|a| a.recompute());
+            }),
+            ("new-view", |w| {
+                w.with_target(|a| a.new_view());
+            }),
+            ("close-view", |w| {
+                w.with_target(|a| a.close_view());
             }),
         ];
         for (name, activate) in plain {
@@ -551,10 +602,7 @@ impl HostWindow {
         self.stop_animations();
         let (document, path) = match loaded {
             Some((document, path)) => (document, Some(path)),
-            None => (
-                Document::parse(EMPTY_MEMO.to_string()).expect("the empty memo is a document"),
-                None,
-            ),
+            None => (empty_memo(), None),
         };
         self.open.replace(OpenDocument {
             document,
@@ -697,10 +745,9 @@ impl HostWindow {
             gtk::FileChooserAction::Open,
             "_Open",
             ("Documents", "*.sgml"),
-            |this, path| match Document::load(&path) {
+            |this, path| match super::load(&path) {
                 Ok(document) => this.replace_document(Some((document, path))),
-                Err(LoadError::Doc(e)) => this.say(&format!("{}:{e}", path.display())),
-                Err(LoadError::Io(e)) => this.say(&format!("{}: {e}", path.display())),
+                Err(message) => this.cannot_open(&message),
             },
         );
     }

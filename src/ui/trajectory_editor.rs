@@ -1,7 +1,9 @@
 //! The trajectory editor (4.1.4, figure 4.4): the three components of a trajectory plotted
 //! against time, one chart each, with its control points as dots to drag — up and down
 //! changes the component, sideways the point's time — and zoom on the time axis. Useful where
-//! a path is hard to edit in 3-space, such as a rotation trajectory.
+//! a path is hard to edit in 3-space, such as a rotation trajectory. Under the charts, the
+//! point clicked last (or stepped to with the arrows) shows its time and coordinates in fields
+//! to type into; Enter or Set writes them into the text as one undo step.
 
 use super::chart::Chart;
 use super::editor::Editor;
@@ -11,7 +13,7 @@ use crate::session::Event;
 use crate::view::camera::PICK_RADIUS;
 use gtk::prelude::*;
 use gtk4 as gtk;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
 /// Curve points drawn per Bézier segment.
@@ -37,6 +39,16 @@ struct State {
     range: Cell<Option<(f64, f64)>>,
     dragged: Cell<Option<(usize, Dragged)>>,
     areas: RefCell<Vec<gtk::DrawingArea>>,
+    /// The control point the fields show, counted over the trajectory's pieces in order.
+    selected: Cell<usize>,
+    fields: OnceCell<PointFields>,
+}
+
+/// The fields of the selected control point: which it is, its time and its three coordinates.
+struct PointFields {
+    which: gtk::Label,
+    time: gtk::Entry,
+    coordinates: [gtk::Entry; 3],
 }
 
 impl State {
@@ -91,6 +103,120 @@ impl State {
         }
     }
 
+    /// The selected point as (piece, point within it), and how many points there are.
+    fn selected_point(&self, trajectory: &Trajectory) -> Option<((usize, usize), usize)> {
+        let places: Vec<(usize, usize)> = trajectory
+            .pieces
+            .iter()
+            .enumerate()
+            .flat_map(|(p, piece)| (0..piece.points.len()).map(move |k| (p, k)))
+            .collect();
+        let index = self.selected.get().min(places.len().checked_sub(1)?);
+        Some((places[index], places.len()))
+    }
+
+    /// Selects the point `step` places on from the selected one (within the trajectory).
+    fn step_selection(&self, step: isize) {
+        let count = self
+            .trajectory()
+            .and_then(|(_, t)| self.selected_point(&t))
+            .map_or(0, |(_, count)| count);
+        let index = self.selected.get().min(count.saturating_sub(1)) as isize + step;
+        self.selected
+            .set(index.clamp(0, count.saturating_sub(1) as isize) as usize);
+        self.show_selected();
+    }
+
+    /// Fills the fields with the selected point's values.
+    fn show_selected(&self) {
+        let Some(fields) = self.fields.get() else {
+            return;
+        };
+        let point = self.trajectory().and_then(|(_, trajectory)| {
+            let ((piece, k), count) = self.selected_point(&trajectory)?;
+            let index = self.selected.get().min(count - 1);
+            Some((index, count, trajectory.pieces[piece].points[k].clone()))
+        });
+        let sensitive = point.is_some();
+        for entry in fields.coordinates.iter().chain([&fields.time]) {
+            entry.set_sensitive(sensitive);
+        }
+        let Some((index, count, point)) = point else {
+            fields.which.set_text("No point");
+            return;
+        };
+        fields
+            .which
+            .set_text(&format!("Point {} of {count}", index + 1));
+        fields.time.set_text(&format_number(point.time));
+        for (entry, value) in fields.coordinates.iter().zip(point.pos.iter()) {
+            entry.set_text(&format_number(*value));
+        }
+    }
+
+    /// Writes the fields' values into the selected point, as one undo step.
+    fn set_selected(&self) {
+        let (Some(fields), Some((index, trajectory))) = (self.fields.get(), self.trajectory())
+        else {
+            return;
+        };
+        let Some(((piece, point), _)) = self.selected_point(&trajectory) else {
+            return;
+        };
+        let read = |name: &str, entry: &gtk::Entry| {
+            let text = entry.text();
+            text.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{name}: `{text}` is not a number."))
+        };
+        let values = (|| {
+            Ok::<_, String>((
+                read("Time", &fields.time)?,
+                Vec3::new(
+                    read("x", &fields.coordinates[0])?,
+                    read("y", &fields.coordinates[1])?,
+                    read("z", &fields.coordinates[2])?,
+                ),
+            ))
+        })();
+        let (time, pos) = match values {
+            Ok(values) => values,
+            Err(message) => return self.editor.status(message),
+        };
+        let old = &trajectory.pieces[piece].points[point];
+        let session = &self.editor.session;
+        session.begin_drag();
+        let mut result = Ok(());
+        if pos != old.pos {
+            let target = Target::ControlPoint {
+                trajectory: index,
+                piece,
+                point,
+            };
+            result = session.edit(target, EditValue::Vector(pos), None);
+        }
+        if result.is_ok() && time != old.time {
+            let target = Target::ControlTime {
+                trajectory: index,
+                piece,
+                point,
+            };
+            result = session.edit(target, EditValue::Number(time), None);
+        }
+        session.end_drag();
+        match result {
+            Ok(()) => self.editor.status(format!(
+                "Point {} of {} set.",
+                self.selected.get() + 1,
+                trajectory.name
+            )),
+            Err(e) => self.editor.status(e.reason),
+        }
+        self.show_selected();
+    }
+
     fn zoom(&self, factor: f64) {
         let Some((_, trajectory)) = self.trajectory() else {
             return;
@@ -100,6 +226,11 @@ impl State {
         self.range.set(Some((middle - half, middle + half)));
         self.redraw();
     }
+}
+
+/// A number as a field shows it: the shortest text that reads back as the same number.
+fn format_number(value: f64) -> String {
+    format!("{value}")
 }
 
 /// Points along the trajectory's curve, (time, position).
@@ -131,6 +262,8 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         range: Cell::new(None),
         dragged: Cell::new(None),
         areas: RefCell::new(Vec::new()),
+        selected: Cell::new(0),
+        fields: OnceCell::new(),
     });
     let refresh = {
         let state = state.clone();
@@ -147,6 +280,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
                 list.splice(0, list.n_items(), &shown);
             }
             state.redraw();
+            state.show_selected();
         }
     };
     refresh();
@@ -155,7 +289,9 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         choice.connect_selected_notify(move |_| {
             if let Some(state) = state.upgrade() {
                 state.range.set(None);
+                state.selected.set(0);
                 state.redraw();
+                state.show_selected();
             }
         });
     }
@@ -203,9 +339,67 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
         column.append(&area);
         state.areas.borrow_mut().push(area);
     }
+    column.append(&point_fields(&state));
+    state.show_selected();
     window.set_child(Some(&column));
     window.present();
     window
+}
+
+/// The row of the selected point's fields: previous and next point, time, x, y, z, Set.
+fn point_fields(state: &Rc<State>) -> gtk::Box {
+    let row = gtk::Box::new(gtk::Orientation::Horizontal, 4);
+    row.set_margin_start(6);
+    row.set_margin_bottom(6);
+    let step = |icon: &str, tip: &str, by: isize| {
+        let button = gtk::Button::from_icon_name(icon);
+        button.set_tooltip_text(Some(tip));
+        let state = Rc::downgrade(state);
+        button.connect_clicked(move |_| {
+            if let Some(state) = state.upgrade() {
+                state.step_selection(by);
+            }
+        });
+        button
+    };
+    row.append(&step("go-previous-symbolic", "The point before", -1));
+    let which = gtk::Label::new(None);
+    which.set_width_chars(12);
+    row.append(&which);
+    row.append(&step("go-next-symbolic", "The point after", 1));
+    let field = |label: &str| {
+        let entry = gtk::Entry::new();
+        entry.set_width_chars(8);
+        let label = gtk::Label::with_mnemonic(label);
+        label.set_mnemonic_widget(Some(&entry));
+        row.append(&label);
+        row.append(&entry);
+        let state = Rc::downgrade(state);
+        entry.connect_activate(move |_| {
+            if let Some(state) = state.upgrade() {
+                state.set_selected();
+            }
+        });
+        entry
+    };
+    let time = field("_Time");
+    let coordinates = [field("_x"), field("_y"), field("_z")];
+    let set = gtk::Button::with_mnemonic("_Set");
+    {
+        let state = Rc::downgrade(state);
+        set.connect_clicked(move |_| {
+            if let Some(state) = state.upgrade() {
+                state.set_selected();
+            }
+        });
+    }
+    row.append(&set);
+    let _ = state.fields.set(PointFields {
+        which,
+        time,
+        coordinates,
+    });
+    row
 }
 
 /// The chart of one component, with its control points to drag.
@@ -274,6 +468,12 @@ fn component_chart(state: &Rc<State>, component: usize) -> gtk::DrawingArea {
                 .filter(|(_, _, d)| *d <= PICK_RADIUS)
                 .min_by(|a, b| a.2.total_cmp(&b.2));
             if let Some((piece, point, _)) = nearest {
+                let before: usize = trajectory.pieces[..piece]
+                    .iter()
+                    .map(|p| p.points.len())
+                    .sum();
+                state.selected.set(before + point);
+                state.show_selected();
                 state.editor.session.begin_drag();
                 state.dragged.set(Some((
                     component,

@@ -160,7 +160,11 @@ impl ShapeDraft {
 
     /// Moves a vertex (snapped to the grid) and selects its part.
     pub fn move_vertex(&mut self, at: VertexRef, to: Vec3) {
-        let to = self.snap(to);
+        self.set_vertex(at, self.snap(to));
+    }
+
+    /// Puts a vertex exactly at `to` (a typed position, not snapped) and selects its part.
+    pub fn set_vertex(&mut self, at: VertexRef, to: Vec3) {
         let Some(part) = self.parts.get_mut(at.part) else {
             return;
         };
@@ -180,6 +184,33 @@ impl ShapeDraft {
             }
         }
         self.selected = Some(at.part);
+    }
+
+    /// The radius of sphere `part`, if it is a sphere.
+    pub fn radius(&self, part: usize) -> Option<f64> {
+        match &self.parts.get(part)?.geometry {
+            DraftGeometry::Sphere { centre, surface } => Some((surface - centre).norm()),
+            DraftGeometry::Polyhedron { .. } => None,
+        }
+    }
+
+    /// Sets the radius of sphere `part` (a typed value), keeping its centre and the direction
+    /// of its surface point; returns whether `part` is a sphere and `radius` positive.
+    pub fn set_radius(&mut self, part: usize, radius: f64) -> bool {
+        let Some(DraftGeometry::Sphere { centre, surface }) =
+            self.parts.get_mut(part).map(|p| &mut p.geometry)
+        else {
+            return false;
+        };
+        if !(radius > 0.0 && radius.is_finite()) {
+            return false;
+        }
+        let direction = (*surface - *centre)
+            .try_normalize(1e-12)
+            .unwrap_or_else(Vec3::x);
+        *surface = *centre + direction * radius;
+        self.selected = Some(part);
+        true
     }
 
     /// Adds a vertex to polyhedron `part` (snapped to the grid). Spheres have no vertices to
@@ -276,6 +307,18 @@ impl ShapeDraft {
         self.push(DraftGeometry::Polyhedron { vertices }, centre)
     }
 
+    /// A new polyhedron part with `vertices` where they are (the hull of an imported mesh
+    /// file), written relative to their centroid; returns its index.
+    pub fn add_vertices(&mut self, vertices: &[Vec3]) -> usize {
+        let centroid = vertices.iter().sum::<Vec3>() / vertices.len().max(1) as f64;
+        self.push(
+            DraftGeometry::Polyhedron {
+                vertices: vertices.to_vec(),
+            },
+            centroid,
+        )
+    }
+
     /// The parts as the scene model has them, ready for `scene_text::write_shape`.
     pub fn to_parts(&self) -> Vec<ShapePart> {
         self.parts
@@ -368,6 +411,22 @@ mod tests {
                 color: None
             }
         );
+    }
+
+    #[test]
+    fn typed_positions_are_not_snapped_and_a_typed_radius_keeps_the_centre() {
+        let mut draft = ShapeDraft::new("s");
+        draft.set_grid(Some(0.5));
+        let part = draft.add_sphere(Vec3::zeros(), 1.0);
+        draft.set_vertex(VertexRef { part, vertex: 0 }, Vec3::new(0.3, 0.0, 0.0));
+        assert!(draft.set_radius(part, 0.8));
+        assert!(!draft.set_radius(part, -1.0) && !draft.set_radius(part, f64::NAN));
+        assert_eq!(draft.radius(part), Some(0.8));
+        assert_eq!(draft.to_parts()[0].pos, Vec3::new(0.3, 0.0, 0.0));
+        let poly = draft.add_vertices(&[Vec3::zeros(), Vec3::x(), Vec3::y(), Vec3::z()]);
+        assert_eq!(draft.radius(poly), None);
+        assert!(!draft.set_radius(poly, 1.0));
+        assert_eq!(draft.to_parts()[1].pos, Vec3::repeat(0.25));
     }
 
     #[test]

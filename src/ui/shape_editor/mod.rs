@@ -6,7 +6,10 @@
 //! unshifted buttons move the view as in the graphical viewer. The hull of every polyhedron is
 //! drawn as it changes, vertices inside it are white (they are dropped when the shape is
 //! written), and positions can snap to a grid. New sphere, New box and New polyhedron add
-//! parts; Apply and Done write the `shape_set` into the text. One shape editor is open at a
+//! parts, and Import hull adds the convex hull of a Wavefront OBJ or STL file's vertices
+//! (`geom::mesh_file`). The point picked last (a vertex, a sphere's centre or surface point)
+//! and a sphere's radius can also be typed in the fields under the view. Apply and Done write
+//! the `shape_set` into the text, one undo step. One shape editor is open at a
 //! time per scene.
 
 pub mod draft;
@@ -51,6 +54,17 @@ struct ShapeEditor {
     camera: Cell<Option<Camera>>,
     gesture: Cell<Option<Gesture>>,
     status: gtk::Label,
+    /// The point the typed fields show and set: picked with Shift and the left button, added,
+    /// or the first of a new part.
+    point: Cell<Option<VertexRef>>,
+    fields: OnceCell<PointFields>,
+}
+
+/// The fields of the point being typed: which it is, x, y, z, and a sphere's radius.
+struct PointFields {
+    which: gtk::Label,
+    coordinates: [gtk::Entry; 3],
+    radius: gtk::Entry,
 }
 
 impl ShapeEditor {
@@ -82,7 +96,98 @@ impl ShapeEditor {
             }
         }
         *self.meshes.borrow_mut() = library;
+        drop(draft);
+        self.show_point();
         self.gl().redraw();
+    }
+
+    /// Fills the typed fields with the chosen point's values (and its sphere's radius).
+    fn show_point(&self) {
+        let Some(fields) = self.fields.get() else {
+            return;
+        };
+        let point = self
+            .point
+            .get()
+            .and_then(|v| Some((v, self.position_of(v)?)));
+        for entry in fields.coordinates.iter().chain([&fields.radius]) {
+            entry.set_sensitive(point.is_some());
+        }
+        let Some((v, position)) = point else {
+            fields
+                .which
+                .set_text("Shift+click a vertex to type its position");
+            for entry in fields.coordinates.iter().chain([&fields.radius]) {
+                entry.set_text("");
+            }
+            return;
+        };
+        let radius = self.draft.borrow().radius(v.part);
+        let which = match (radius, v.vertex) {
+            (Some(_), 0) => format!("Part {}: sphere centre", v.part + 1),
+            (Some(_), _) => format!("Part {}: sphere surface point", v.part + 1),
+            (None, k) => format!("Part {}: vertex {}", v.part + 1, k + 1),
+        };
+        fields.which.set_text(&which);
+        for (entry, value) in fields.coordinates.iter().zip(position.iter()) {
+            entry.set_text(&format!("{value}"));
+        }
+        fields.radius.set_sensitive(radius.is_some());
+        fields
+            .radius
+            .set_text(&radius.map_or(String::new(), |r| format!("{r}")));
+    }
+
+    /// Puts the chosen point where its fields say, and sets its sphere's radius; only fields
+    /// whose text was changed are read.
+    fn set_point(&self) {
+        let (Some(fields), Some(v)) = (self.fields.get(), self.point.get()) else {
+            return;
+        };
+        let Some(position) = self.position_of(v) else {
+            return;
+        };
+        let read = |name: &str, entry: &gtk::Entry, now: f64| -> Result<f64, String> {
+            let text = entry.text();
+            if text == format!("{now}") {
+                return Ok(now);
+            }
+            text.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{name}: `{text}` is not a number."))
+        };
+        let radius_now = self.draft.borrow().radius(v.part);
+        let values = (|| {
+            let mut to = position;
+            for (i, name) in ["x", "y", "z"].into_iter().enumerate() {
+                to[i] = read(name, &fields.coordinates[i], position[i])?;
+            }
+            let radius = match radius_now {
+                Some(now) => Some(read("Radius", &fields.radius, now)?),
+                None => None,
+            };
+            Ok::<_, String>((to, radius))
+        })();
+        let (to, radius) = match values {
+            Ok(values) => values,
+            Err(message) => return self.say(&message),
+        };
+        {
+            let mut draft = self.draft.borrow_mut();
+            if to != position {
+                draft.set_vertex(v, to);
+            }
+            if let (Some(radius), Some(now)) = (radius, radius_now) {
+                if radius != now && !draft.set_radius(v.part, radius) {
+                    drop(draft);
+                    return self.say("Radius: a sphere's radius must be a positive number.");
+                }
+            }
+        }
+        self.changed();
+        self.say("Set. Apply or Done writes the shape into the text.");
     }
 
     fn camera(&self, viewport: &Viewport) -> Camera {
@@ -159,6 +264,7 @@ impl ShapeEditor {
         let gesture = match (button, shift) {
             (LEFT, true) => self.vertex_at(at).map(|v| {
                 self.draft.borrow_mut().select(v.part);
+                self.point.set(Some(v));
                 Gesture::Vertex(v)
             }),
             (MIDDLE, true) => {
@@ -170,12 +276,16 @@ impl ShapeEditor {
                 });
                 if added.is_none() {
                     self.say("Select a polyhedron (Shift and the left button on one of its vertices) to add vertices to it.");
+                } else {
+                    self.point.set(added);
                 }
                 added.map(Gesture::Vertex)
             }
             (RIGHT, true) => {
                 if let Some(v) = self.vertex_at(at) {
                     self.draft.borrow_mut().delete_vertex(v);
+                    // The places of the vertices after it have changed.
+                    self.point.set(None);
                 }
                 None
             }
@@ -211,6 +321,26 @@ impl ShapeEditor {
 
     fn say(&self, message: &str) {
         self.status.set_text(message);
+    }
+
+    /// Adds the convex hull of the mesh file at `path` as a polyhedron, or says in the
+    /// status line why not (`FILE:LINE: error: …`).
+    fn import(&self, path: &std::path::Path) {
+        match crate::geom::mesh_file::hull_of_file(path) {
+            Ok(hull) => {
+                let part = self.draft.borrow_mut().add_vertices(hull.vertices());
+                self.point.set(Some(VertexRef { part, vertex: 0 }));
+                // Framed again around what is now there.
+                self.camera.set(None);
+                self.changed();
+                self.say(&format!(
+                    "Imported the convex hull of {}: {} vertices. Apply writes it.",
+                    path.display(),
+                    hull.vertices().len()
+                ));
+            }
+            Err(e) => self.say(&e.to_string()),
+        }
     }
 
     /// Writes the shape into the text; returns whether it was written.
@@ -342,7 +472,13 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
         camera: Cell::new(None),
         gesture: Cell::new(None),
         status: status.clone(),
+        point: Cell::new(None),
+        fields: OnceCell::new(),
     });
+    // The fields start on the first part's first point (a sphere's centre).
+    if !state.draft.borrow().parts().is_empty() {
+        state.point.set(Some(VertexRef { part: 0, vertex: 0 }));
+    }
     let gl = {
         let scenery: Rc<dyn Scenery> = state.clone();
         let status = status.clone();
@@ -355,7 +491,7 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
     state.changed();
 
     let parts = gtk::Box::new(gtk::Orientation::Horizontal, 6);
-    let add = |label: &str, run: fn(&mut ShapeDraft, Vec3)| {
+    let add = |label: &str, run: fn(&mut ShapeDraft, Vec3) -> usize| {
         let button = gtk::Button::with_mnemonic(label);
         let state = Rc::downgrade(&state);
         button.connect_clicked(move |_| {
@@ -364,21 +500,16 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
                     .camera
                     .get()
                     .map_or(Vec3::zeros(), |c| c.centre.coords);
-                run(&mut state.draft.borrow_mut(), centre);
+                let part = run(&mut state.draft.borrow_mut(), centre);
+                state.point.set(Some(VertexRef { part, vertex: 0 }));
                 state.changed();
             }
         });
         parts.append(&button);
     };
-    add("New _sphere", |d, c| {
-        d.add_sphere(c, 0.5);
-    });
-    add("New _box", |d, c| {
-        d.add_box(c, Vec3::new(1.0, 1.0, 1.0));
-    });
-    add("New _polyhedron", |d, c| {
-        d.add_polyhedron(c, 1.0);
-    });
+    add("New _sphere", |d, c| d.add_sphere(c, 0.5));
+    add("New _box", |d, c| d.add_box(c, Vec3::new(1.0, 1.0, 1.0)));
+    add("New _polyhedron", |d, c| d.add_polyhedron(c, 1.0));
     let snap = gtk::CheckButton::with_mnemonic("Snap to _grid");
     let spacing = gtk::SpinButton::with_range(0.01, 10.0, 0.05);
     spacing.set_value(0.25);
@@ -399,6 +530,32 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
         let snap = snap.clone();
         spacing.connect_value_changed(move |_| update(snap.is_active()));
     }
+    let import = gtk::Button::with_mnemonic("_Import hull…");
+    import.set_tooltip_text(Some(
+        "A polyhedron: the convex hull of the vertices of a Wavefront OBJ or STL file",
+    ));
+    {
+        let state = Rc::downgrade(&state);
+        let window = window.downgrade();
+        import.connect_clicked(move |_| {
+            let (Some(state), Some(window)) = (state.upgrade(), window.upgrade()) else {
+                return;
+            };
+            let state = Rc::downgrade(&state);
+            super::files::choose(
+                window.upcast_ref(),
+                "Import the convex hull of a mesh",
+                gtk::FileChooserAction::Open,
+                None,
+                move |path| {
+                    if let Some(state) = state.upgrade() {
+                        state.import(&path);
+                    }
+                },
+            );
+        });
+    }
+    parts.append(&import);
     parts.append(&snap);
     parts.append(&spacing);
 
@@ -426,12 +583,16 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
         finish.append(&button);
     }
 
+    let typed = point_fields(&state);
+    state.show_point();
+
     let column = gtk::Box::new(gtk::Orientation::Vertical, 6);
     column.append(&gl.area);
     column.append(&status);
     column.append(&parts);
+    column.append(&typed);
     column.append(&finish);
-    for row in [&parts, &finish] {
+    for row in [&parts, &typed, &finish] {
         row.set_margin_start(6);
         row.set_margin_end(6);
     }
@@ -440,6 +601,49 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
     editor.set_shape_editor(&window);
     state.say("Shift+left drags a vertex, Shift+middle adds one to the selected polyhedron, Shift+right deletes one.");
     window.present();
+}
+
+/// The row of typed values: which point, x, y, z, the radius of a sphere, and Set (Enter in
+/// a field sets too).
+fn point_fields(state: &Rc<ShapeEditor>) -> gtk::Box {
+    let row = gtk::Box::new(gtk::Orientation::Horizontal, 4);
+    let which = gtk::Label::new(None);
+    which.set_width_chars(24);
+    which.set_xalign(0.0);
+    row.append(&which);
+    let field = |label: &str| {
+        let entry = gtk::Entry::new();
+        entry.set_width_chars(7);
+        let label = gtk::Label::with_mnemonic(label);
+        label.set_mnemonic_widget(Some(&entry));
+        row.append(&label);
+        row.append(&entry);
+        let state = Rc::downgrade(state);
+        entry.connect_activate(move |_| {
+            if let Some(state) = state.upgrade() {
+                state.set_point();
+            }
+        });
+        entry
+    };
+    let coordinates = [field("_x"), field("_y"), field("_z")];
+    let radius = field("_Radius");
+    let set = gtk::Button::with_mnemonic("S_et");
+    {
+        let state = Rc::downgrade(state);
+        set.connect_clicked(move |_| {
+            if let Some(state) = state.upgrade() {
+                state.set_point();
+            }
+        });
+    }
+    row.append(&set);
+    let _ = state.fields.set(PointFields {
+        which,
+        coordinates,
+        radius,
+    });
+    row
 }
 
 fn mouse(state: &Rc<ShapeEditor>, area: &gtk::GLArea) {
