@@ -334,6 +334,29 @@ fn wait_for_file(path: &Path, wanted: &str) {
     }
 }
 
+/// In the full editor's language viewer `viewer`, changes the sphere of `MASS_AND_SIZE`
+/// from 0.5 to 0.75 (the number before the first line's last brace) and applies it (Update).
+fn make_the_sphere_larger(viewer: &str) {
+    xdotool(None, &["windowfocus", "--sync", viewer, "key", "ctrl+Home"]);
+    xdotool(
+        None,
+        &["key", "End", "Left", "BackSpace", "BackSpace", "BackSpace"],
+    );
+    xdotool(None, &["type", "0.75"]);
+    xdotool(None, &["key", "ctrl+Return"]);
+}
+
+/// Closes the full editor from its control panel `panel` (Ctrl+W) and waits until none of its
+/// windows is left.
+fn close_the_full_editor(panel: &str) {
+    xdotool(None, &["windowfocus", "--sync", panel, "key", "ctrl+w"]);
+    let start = Instant::now();
+    while !windows_named("host's document").is_empty() {
+        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
+        std::thread::sleep(POLL);
+    }
+}
+
 /// Asgard ▸ Full Editor (Ctrl+Shift+E) opens the whole editor on the animation's scene: the
 /// control panel, a graphical and a language viewer; opening it again opens no twin. A mass
 /// changed in it and saved with the editor's own Save is saved by the host into the document;
@@ -379,16 +402,7 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
     host.wait_for_window("the document saved", |w| w["modified"] == false);
 
     // The sphere's radius, before the first line's last brace; Update, then the host saves.
-    xdotool(
-        None,
-        &["windowfocus", "--sync", &viewer, "key", "ctrl+Home"],
-    );
-    xdotool(
-        None,
-        &["key", "End", "Left", "BackSpace", "BackSpace", "BackSpace"],
-    );
-    xdotool(None, &["type", "0.75"]);
-    xdotool(None, &["key", "ctrl+Return"]);
+    make_the_sphere_larger(&viewer);
     let state = host.wait_for_window("the document marked modified", |w| w["modified"] == true);
     assert!(
         !state[0]["status"].as_str().unwrap().starts_with("Saved"),
@@ -403,12 +417,7 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
     assert_eq!(windows_named("host's document — Asgard$").len(), 1);
     assert_eq!(windows_named("Language viewer").len(), 1);
     // The control panel closes the editor's windows; the host and its document stay.
-    xdotool(None, &["windowfocus", "--sync", &panel, "key", "ctrl+w"]);
-    let start = Instant::now();
-    while !windows_named("host's document").is_empty() {
-        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
-        std::thread::sleep(POLL);
-    }
+    close_the_full_editor(&panel);
     let state = host.wait_for("the animation still runs", |a| a["phase"] == "running");
     assert_eq!(state[0]["modified"], false);
     assert_eq!(std::fs::read_to_string(&memo).unwrap(), both_changed);
@@ -474,16 +483,7 @@ fn a_second_view_has_its_own_time_and_both_follow_the_full_editor() {
         &["windowfocus", "--sync", &window, "key", "ctrl+shift+e"],
     );
     let viewer = window_named("host's document — Language viewer 1$");
-    xdotool(
-        None,
-        &["windowfocus", "--sync", &viewer, "key", "ctrl+Home"],
-    );
-    xdotool(
-        None,
-        &["key", "End", "Left", "BackSpace", "BackSpace", "BackSpace"],
-    );
-    xdotool(None, &["type", "0.75"]);
-    xdotool(None, &["key", "ctrl+Return"]);
+    make_the_sphere_larger(&viewer);
     host.wait_for_window("both views show the larger ball", |w| {
         let a = &w["animations"][0];
         w["modified"] == true && (0..2).all(|i| view(a, i)["picture"] != before[i])
@@ -503,12 +503,7 @@ fn a_second_view_has_its_own_time_and_both_follow_the_full_editor() {
 
     // The editor's windows closed before the next test looks for its own by name.
     let panel = window_named("host's document — Asgard$");
-    xdotool(None, &["windowfocus", "--sync", &panel, "key", "ctrl+w"]);
-    let start = Instant::now();
-    while !windows_named("host's document").is_empty() {
-        assert!(start.elapsed() < LIMIT, "the editor's windows stay open");
-        std::thread::sleep(POLL);
-    }
+    close_the_full_editor(&panel);
 }
 
 /// A scene whose computed motion (to its finish, 0.1 s) is fine but whose live run, which goes

@@ -24,6 +24,7 @@ mod control_panel;
 pub mod create;
 mod editor;
 mod export;
+mod fields;
 mod files;
 mod gl_view;
 pub mod graphical;

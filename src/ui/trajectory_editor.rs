@@ -7,6 +7,7 @@
 
 use super::chart::Chart;
 use super::editor::Editor;
+use super::fields::{apply_button, labelled_entry};
 use crate::scene::model::{Trajectory, Vec3};
 use crate::scene::{EditValue, Target};
 use crate::session::Event;
@@ -367,33 +368,18 @@ fn point_fields(state: &Rc<State>) -> gtk::Box {
     which.set_width_chars(12);
     row.append(&which);
     row.append(&step("go-next-symbolic", "The point after", 1));
-    let field = |label: &str| {
-        let entry = gtk::Entry::new();
-        entry.set_width_chars(8);
-        let label = gtk::Label::with_mnemonic(label);
-        label.set_mnemonic_widget(Some(&entry));
-        row.append(&label);
-        row.append(&entry);
+    let apply = {
         let state = Rc::downgrade(state);
-        entry.connect_activate(move |_| {
+        move || {
             if let Some(state) = state.upgrade() {
                 state.set_selected();
             }
-        });
-        entry
+        }
     };
+    let field = |label: &str| labelled_entry(&row, label, 8, apply.clone());
     let time = field("_Time");
     let coordinates = [field("_x"), field("_y"), field("_z")];
-    let set = gtk::Button::with_mnemonic("_Set");
-    {
-        let state = Rc::downgrade(state);
-        set.connect_clicked(move |_| {
-            if let Some(state) = state.upgrade() {
-                state.set_selected();
-            }
-        });
-    }
-    row.append(&set);
+    apply_button(&row, "_Set", apply);
     let _ = state.fields.set(PointFields {
         which,
         time,

@@ -15,6 +15,7 @@
 pub mod draft;
 
 use super::editor::Editor;
+use super::fields::{apply_button, labelled_entry};
 use super::gl_view::{GlView, Scenery};
 use super::scene_text::write_shape;
 use crate::render::camera::{Bounds, Camera, Viewport};
@@ -611,33 +612,18 @@ fn point_fields(state: &Rc<ShapeEditor>) -> gtk::Box {
     which.set_width_chars(24);
     which.set_xalign(0.0);
     row.append(&which);
-    let field = |label: &str| {
-        let entry = gtk::Entry::new();
-        entry.set_width_chars(7);
-        let label = gtk::Label::with_mnemonic(label);
-        label.set_mnemonic_widget(Some(&entry));
-        row.append(&label);
-        row.append(&entry);
+    let apply = {
         let state = Rc::downgrade(state);
-        entry.connect_activate(move |_| {
+        move || {
             if let Some(state) = state.upgrade() {
                 state.set_point();
             }
-        });
-        entry
+        }
     };
+    let field = |label: &str| labelled_entry(&row, label, 7, apply.clone());
     let coordinates = [field("_x"), field("_y"), field("_z")];
     let radius = field("_Radius");
-    let set = gtk::Button::with_mnemonic("S_et");
-    {
-        let state = Rc::downgrade(state);
-        set.connect_clicked(move |_| {
-            if let Some(state) = state.upgrade() {
-                state.set_point();
-            }
-        });
-    }
-    row.append(&set);
+    apply_button(&row, "S_et", apply);
     let _ = state.fields.set(PointFields {
         which,
         coordinates,

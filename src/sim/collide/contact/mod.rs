@@ -94,8 +94,8 @@ const SOLVE_TOLERANCE: f64 = 1e-9;
 /// follow, and each is an instant with its back-up: a ball of restitution 0.3 dropped on a
 /// floor would bounce ever lower and more often (each bounce 0.3 times as long as the last)
 /// until its speed fell below the resting speed. Stopping it over its touching region at the
-/// first short bounce instead loses a bounce a few millimetres high, and it loses it in the
-/// energy ledger as the impact's.
+/// first short bounce instead loses a bounce a few millimetres high, booked in the energy
+/// ledger as the contact impulse that stopped it.
 pub(super) fn resting_windows(e: f64) -> f64 {
     (SHORTEST_BOUNCE / (2.0 * e.max(LEAST_BOUNCE))).max(RESTING_TIME)
 }
