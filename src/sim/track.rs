@@ -309,11 +309,19 @@ impl Track {
         }
         // The last point at or before `time`: searched out from the cursor in strides that
         // double (reads mostly move a little from the last one, forward or back, and the track
-        // either side can be thousands of points long), or over the whole track without one.
-        // Only points near the answer are touched: a track read long after it was written is
-        // out of cache, and each point further away is another miss.
+        // either side can be thousands of points long), or without one from the track's end
+        // (most reads are of the latest motion: collisions, ticks, the live frame). Only
+        // points near the answer are touched: a track read long after it was written is out
+        // of cache, and each point further away is another miss.
         let mut k = match cursor.segment {
-            UNSET => times.partition_point(|&t| t <= time).checked_sub(1)?,
+            UNSET => {
+                let last = times.len().checked_sub(1)?;
+                if times[last] > time {
+                    gallop_back(times, last, time)?
+                } else {
+                    last
+                }
+            }
             k => {
                 let from = k.min(times.len() - 1);
                 if times[from] > time {

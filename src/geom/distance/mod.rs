@@ -95,6 +95,14 @@ pub fn closest(
     pose_b: &Isometry3<f64>,
     cache: &mut PairCache,
 ) -> Contact {
+    if let (Convex::Sphere(sa), Convex::Sphere(sb)) = (a, b) {
+        return between_spheres(
+            &pose_a.translation.vector,
+            sa.radius(),
+            &pose_b.translation.vector,
+            sb.radius(),
+        );
+    }
     let mut pair = Pair {
         a: Posed::new(a, pose_a),
         b: Posed::new(b, pose_b),
@@ -176,6 +184,24 @@ pub fn closest(
                 }
             }
         },
+    }
+}
+
+/// Two spheres centred at `ca` and `cb`: apart or overlapping, the closest points lie on the
+/// line of centres. This is what GJK finds for two points (its simplex is one point, its
+/// witnesses the centres), written out: pairs of balls are most of a pile's queries.
+fn between_spheres(ca: &V3, ra: f64, cb: &V3, rb: f64) -> Contact {
+    let d = cb - ca;
+    let gap = d.norm();
+    // Coincident centres: every direction is as good.
+    let normal = if gap > 0.0 { d / gap } else { V3::z() };
+    Contact {
+        distance: gap - ra - rb,
+        point_a: ca + normal * ra,
+        point_b: cb - normal * rb,
+        normal,
+        feature_a: Feature::Center,
+        feature_b: Feature::Center,
     }
 }
 

@@ -39,6 +39,28 @@ pub fn closest_between_shapes(
             pairs: vec![PairCache::default(); na * nb],
         };
     }
+    let mut query = |i: usize, j: usize| {
+        let (pa, pb) = (&a.pieces()[i], &b.pieces()[j]);
+        ShapeContact {
+            contact: closest(
+                pa.convex(),
+                &(pose_a * pa.offset()),
+                pb.convex(),
+                &(pose_b * pb.offset()),
+                &mut cache.pairs[i * nb + j],
+            ),
+            piece_a: i,
+            piece_b: j,
+            pairs_tested: 0,
+        }
+    };
+    // One piece each (a ball, a box): no ordering to do.
+    if (na, nb) == (1, 1) {
+        return ShapeContact {
+            pairs_tested: 1,
+            ..query(0, 0)
+        };
+    }
     let sa: Vec<_> = a
         .pieces()
         .iter()
@@ -55,21 +77,6 @@ pub fn closest_between_shapes(
         .collect();
     order.sort_by(|x, y| x.0.total_cmp(&y.0));
 
-    let mut query = |i: usize, j: usize| {
-        let (pa, pb) = (&a.pieces()[i], &b.pieces()[j]);
-        ShapeContact {
-            contact: closest(
-                pa.convex(),
-                &(pose_a * pa.offset()),
-                pb.convex(),
-                &(pose_b * pb.offset()),
-                &mut cache.pairs[i * nb + j],
-            ),
-            piece_a: i,
-            piece_b: j,
-            pairs_tested: 0,
-        }
-    };
     // A shape always has a piece, so `order` is never empty.
     let (_, i, j) = order[0];
     let mut best = query(i, j);
