@@ -23,6 +23,10 @@ impl Detector {
     ) {
         self.readers.forget(partition.members(component), time);
         for b in self.bodies_of(partition.members(component)) {
+            // Undoing the same body to the same time again changes nothing.
+            if self.undone.insert(b, time) == Some(time) {
+                continue;
+            }
             self.motions[b] += 1;
             if self.tracked(b) {
                 self.known.truncate(b, time);

@@ -263,6 +263,10 @@ impl StepObserver for Collider {
         detector.stepped(step, context);
     }
 
+    fn truncating(&mut self) {
+        self.lock().undone.clear();
+    }
+
     fn truncated(
         &mut self,
         partition: &Partition,
@@ -316,6 +320,10 @@ struct Detector {
     searched: FxHashMap<(usize, usize), Searched>,
     /// Per body, how many times its computed motion was cut back (see `searched`).
     motions: Vec<u64>,
+    /// The bodies whose records, contacts and loads the back-up being applied has undone, and
+    /// to when: a body's every component is truncated to the same time, and the body's share
+    /// of the work is done once, not once per component (see `history`).
+    undone: FxHashMap<usize, f64>,
     broad: SweepAndPrune,
     /// The collisions that stand, in time order (a back-up undoes only the latest ones).
     records: Vec<Collision>,
@@ -375,6 +383,7 @@ impl Detector {
             caches: FxHashMap::default(),
             searched: FxHashMap::default(),
             motions: vec![0; bodies.len()],
+            undone: FxHashMap::default(),
             broad: SweepAndPrune::new(),
             records: Vec::new(),
             warnings: Vec::new(),

@@ -147,6 +147,9 @@ impl Simulation {
         let mut truncations = Vec::new();
         let mut also = Vec::new();
         let mut gates = Vec::new();
+        if let Some(observer) = self.observer.as_mut() {
+            observer.truncating();
+        }
         while let Some((c, time)) = work.pop() {
             let from = self.reached[c.index()];
             if from < time || done.get(&c).is_some_and(|&t| t <= time) {

@@ -61,6 +61,10 @@ pub trait StepObserver: Send {
     /// motion so far, and takes back-up requests, which are applied when this returns.
     fn stepped(&mut self, step: &StepReport, context: &mut StepContext<'_>);
 
+    /// Called once before the truncations of one back-up (or update): until the next call,
+    /// nothing but truncations happens, so what one truncation undid of a body stays undone.
+    fn truncating(&mut self) {}
+
     /// Called for every component truncated to `time` (by a back-up, or reset to the start by
     /// an update). Push onto `also` the components that must be backed up as a consequence
     /// (those whose bodies collided after `time` with a body of `component`, each to the time
