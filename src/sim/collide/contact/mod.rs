@@ -400,7 +400,13 @@ impl Detector {
                     });
                 }
             }
-            let solution = solve(&mut bodies, &contacts, SOLVE_TOLERANCE * h, MAX_SWEEPS);
+            let solution = solve(
+                &mut bodies,
+                &contacts,
+                SOLVE_TOLERANCE * h,
+                MAX_SWEEPS,
+                only.is_some(),
+            );
             for (&k, warm) in group.iter().zip(solution.warm) {
                 let m = &mut manifolds[k];
                 if let Some(pair) = self.contacts.pairs.get_mut((m.i, m.j)) {

@@ -98,14 +98,26 @@ pub(crate) struct Solution {
     pub warm: Vec<Vec<WarmCorner>>,
 }
 
+/// Sweeps over which a solve whose largest change no longer shrinks by [`STALL_SHRINK`] is
+/// given up (see [`solve`]).
+const STALL_SWEEPS: usize = 10;
+const STALL_SHRINK: f64 = 0.99;
+
 /// Solves the island `contacts` over `bodies` (changed to their velocities at the end of the
 /// tick) until no corner's velocity changes by more than `tolerance` in a sweep, or after
-/// `max_sweeps`.
+/// `max_sweeps`, or, when `may_stall`, once the largest change per sweep has stopped
+/// shrinking. An instant's solve holds the bodies around the moved ones immovable, and then
+/// the conditions may not all be met (a standing ball falls onto a moved one that rests on the
+/// floor): every further sweep only adds the same impulse again, loads growing with the sweeps
+/// into many times the bodies' weights, until the next tick solves the island whole. A tick's
+/// solve, with every body of the island movable, can be met and only converges slowly (a
+/// stack of boxes): it goes on to `max_sweeps`.
 pub(crate) fn solve(
     bodies: &mut [SolverBody],
     contacts: &[SolverContact],
     tolerance: f64,
     max_sweeps: usize,
+    may_stall: bool,
 ) -> Solution {
     let mut held = vec![Held::default(); bodies.len()];
     let mut normal: Vec<Vec<f64>> = Vec::with_capacity(contacts.len());
@@ -153,7 +165,8 @@ pub(crate) fn solve(
                 .collect()
         })
         .collect();
-    for _ in 0..max_sweeps {
+    let mut recent = [f64::INFINITY; STALL_SWEEPS];
+    for sweep in 0..max_sweeps {
         let mut largest: f64 = 0.0;
         for (k, c) in contacts.iter().enumerate() {
             let n = c.normal;
@@ -209,6 +222,11 @@ pub(crate) fn solve(
         if largest <= tolerance {
             break;
         }
+        let slot = sweep % STALL_SWEEPS;
+        if may_stall && largest >= STALL_SHRINK * recent[slot] {
+            break;
+        }
+        recent[slot] = largest;
     }
     let warm = contacts
         .iter()
@@ -273,7 +291,7 @@ mod tests {
     #[test]
     fn a_cube_resting_on_the_floor_is_held_by_its_weight_and_stays_still() {
         let mut bodies = [floor(), cube(2.0, 0.5, Vector3::zeros())];
-        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100);
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100, false);
         let held = solution.held[1];
         assert!((held.impulse - Vector3::new(0.0, 2.0 * G * TICK, 0.0)).norm() < 1e-9);
         assert!(held.angular.norm() < 1e-9);
@@ -294,7 +312,7 @@ mod tests {
             face(1, 2, 1.0, 0.5),
             face(2, 3, 2.0, 0.5),
         ];
-        let solution = solve(&mut bodies, &contacts, 1e-12, 500);
+        let solution = solve(&mut bodies, &contacts, 1e-12, 500, false);
         for (k, below) in [3.0, 2.0, 1.0].into_iter().enumerate() {
             let total: f64 = solution.warm[k].iter().map(|w| w.normal).sum();
             assert!((total - below * G * TICK).abs() < 1e-6, "{k}: {total}");
@@ -308,24 +326,48 @@ mod tests {
     fn sliding_is_slowed_by_friction_times_the_weight_and_no_more() {
         let mu = 0.3;
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(2.0, 0.0, 0.0))];
-        let solution = solve(&mut bodies, &[face(0, 1, 0.0, mu)], 1e-12, 200);
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, mu)], 1e-12, 200, false);
         // Still sliding: the friction impulse is μ times the normal one, against the motion.
         assert!((solution.held[1].impulse.x + mu * G * TICK).abs() < 1e-9);
         assert!((bodies[1].velocity.x - (2.0 - mu * G * TICK)).abs() < 1e-9);
         assert!(bodies[1].velocity.y.abs() < 1e-9);
     }
 
+    /// A cube on the floor with an immovable body coming down onto it (as an instant's solve
+    /// holds the bodies around the moved ones): no impulse can stop both contacts closing.
+    fn wedged() -> ([SolverBody; 3], [SolverContact; 2]) {
+        let mut above = floor();
+        above.position = Vector3::new(0.0, 1.5, 0.0);
+        above.velocity = Vector3::new(0.0, -0.1, 0.0);
+        let bodies = [floor(), cube(1.0, 0.5, Vector3::zeros()), above];
+        (bodies, [face(0, 1, 0.0, 0.5), face(1, 2, 1.0, 0.5)])
+    }
+
+    #[test]
+    fn a_solve_that_cannot_be_met_stops_once_it_stalls_when_it_may() {
+        let pushed = |sweeps: usize, may_stall: bool| {
+            let (mut bodies, contacts) = wedged();
+            let solution = solve(&mut bodies, &contacts, 1e-12, sweeps, may_stall);
+            solution.held[1].impulse.y
+        };
+        // Without a stop, every sweep adds the same impulse to both contacts.
+        assert!(pushed(1000, false) > 5.0 * pushed(200, false));
+        // With one, the solve ends after the first sweeps that change nothing new.
+        assert_eq!(pushed(1000, true), pushed(200, true));
+        assert!(pushed(200, true) < pushed(200, false) / 5.0);
+    }
+
     #[test]
     fn a_slow_slide_within_the_cone_stops() {
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.01, 0.0, 0.0))];
-        solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 200);
+        solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 200, false);
         assert!(bodies[1].velocity.norm() < 1e-9);
     }
 
     #[test]
     fn a_contact_never_pulls_bodies_together() {
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.0, 3.0, 0.0))];
-        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100);
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], 1e-12, 100, false);
         assert_eq!(solution.held[1].impulse, Vector3::zeros());
     }
 }
