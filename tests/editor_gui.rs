@@ -710,9 +710,22 @@ body a shape toy init_pos {0 0 0}
     );
 }
 
+/// Waits until no window whose title matches `name` is shown.
+fn gone(editor: &Editor, name: &str) {
+    wait_for(&format!("{name} to close"), || {
+        let shown = std::process::Command::new("xdotool")
+            .args(["search", "--onlyvisible", "--name", name])
+            .env("DISPLAY", &editor.display)
+            .output()
+            .unwrap();
+        shown.stdout.is_empty().then_some(())
+    });
+}
+
 /// Import hull in the shape editor makes a polyhedron of the convex hull of a Wavefront OBJ
 /// file's vertices (a cube with a point inside: eight vertices), which Done writes into the
-/// text as one shape set.
+/// text as one shape set. A file with a bad line is refused in a window (saying FILE:LINE,
+/// as a scene's errors are) and imports nothing.
 #[test]
 fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
     let (dir, file) = scene_file(TWO_BALLS);
@@ -724,24 +737,26 @@ fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
     }
     obj.push_str("v 0 3 0\nf 1 2 3\n");
     std::fs::write(&mesh, obj).unwrap();
+    let broken = dir.path().join("broken.obj");
+    std::fs::write(&broken, "v 0 0 0\nv 1 oops 0\n").unwrap();
     let editor = Editor::start(&file);
     editor.open_editor("shape");
     let id = editor.window("Shape editor$");
     editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+i"]);
+    editor.choose_file("Import the convex hull of a mesh", &broken);
+    let problem = editor.window("^Problem in the Mesh File$");
+    let shown = settled(
+        &editor,
+        editor.geometry(&problem),
+        "the problem shown",
+        |_| true,
+    );
+    write_png(&output_dir("import-problem").join("window.png"), &shown).unwrap();
+    editor.xdotool(&["windowfocus", "--sync", &problem, "key", "Escape"]);
+    gone(&editor, "^Problem in the Mesh File$");
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+i"]);
     editor.choose_file("Import the convex hull of a mesh", &mesh);
-    wait_for("the chooser closed", || {
-        let shown = std::process::Command::new("xdotool")
-            .args([
-                "search",
-                "--onlyvisible",
-                "--name",
-                "^Import the convex hull",
-            ])
-            .env("DISPLAY", &editor.display)
-            .output()
-            .unwrap();
-        shown.stdout.is_empty().then_some(())
-    });
+    gone(&editor, "^Import the convex hull");
     editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+d"]);
     let text = wait_for("the imported shape in the text", || {
         let text = editor.text();
@@ -1030,6 +1045,40 @@ fn orange_pixels(picture: &RgbaImage) -> usize {
         .count()
 }
 
+/// Chooses item `item` (from 0) of the control panel's Create menu, then clicks in the
+/// first graphical viewer where it shows `point` of the scene, until the text holds
+/// `expected`; returns the text. The prompt may take a moment to be set: a click before it
+/// selects instead, and the next click answers the prompt.
+fn create_by_click(editor: &Editor, item: usize, point: Point3<f64>, expected: &str) -> String {
+    let area = drawn_area(editor);
+    let scene = evaluate(&editor.text()).unwrap();
+    let (camera, viewport) = first_view(&scene, area);
+    let seen = camera.project(&point, &viewport).unwrap();
+    let at = (
+        (area.x + seen.x.round() as i32).to_string(),
+        (area.y + seen.y.round() as i32).to_string(),
+    );
+    // The Create menu opens on its first item.
+    let control = editor.window(" — Asgard$");
+    editor.xdotool(&["windowfocus", "--sync", &control]);
+    editor.xdotool(&["key", "--delay", "300", "F10", "Right", "Right", "Right"]);
+    for _ in 0..item {
+        editor.xdotool(&["key", "--delay", "300", "Down"]);
+    }
+    editor.xdotool(&["key", "--delay", "300", "Return"]);
+    wait_for(&format!("{expected} in the text after a click"), || {
+        editor.xdotool(&["mousemove", &at.0, &at.1, "click", "1"]);
+        (0..20).find_map(|_| {
+            let text = editor.text();
+            if text.contains(expected) {
+                return Some(text);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            None
+        })
+    })
+}
+
 /// The first hour (issue 26): the projectile's 0.4 m ball on its 30 m floor is shown at a
 /// useful size; Create ▸ Body puts a new ball on the floor where it is clicked, resting on it
 /// (not at the origin, not inside the floor), and the view takes the new ball in.
@@ -1041,34 +1090,9 @@ fn a_new_body_rests_on_the_clicked_floor_and_the_view_follows() {
     let first = editor.screenshot(area);
     let ball = orange_pixels(&first);
     assert!(ball > 3000, "the ball is {ball} pixels: too small to see");
-    let scene = evaluate(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    let (camera, viewport) = first_view(&scene, area);
-    // A point of the floor's top, beside the ball.
-    let seen = camera
-        .project(&Point3::new(0.9, 0.0, 0.4), &viewport)
-        .unwrap();
-    let at = (
-        (area.x + seen.x.round() as i32).to_string(),
-        (area.y + seen.y.round() as i32).to_string(),
-    );
-    // Create ▸ Body of shape ▸ ball: the Create menu opens on its first item.
-    let control = editor.window(" — Asgard$");
-    editor.xdotool(&["windowfocus", "--sync", &control]);
-    editor.xdotool(&["key", "--delay", "300", "F10", "Right", "Right", "Right"]);
-    editor.xdotool(&["key", "--delay", "300", "Return"]);
-    // The prompt may take a moment to be set: a click before it selects the floor instead,
-    // and the next click answers the prompt.
-    let text = wait_for("body b1 in the text after a click on the floor", || {
-        editor.xdotool(&["mousemove", &at.0, &at.1, "click", "1"]);
-        (0..20).find_map(|_| {
-            let text = editor.text();
-            if text.contains("body b1") {
-                return Some(text);
-            }
-            std::thread::sleep(Duration::from_millis(100));
-            None
-        })
-    });
+    // Create ▸ Body of shape ▸ ball (the first item), on a point of the floor's top beside
+    // the ball.
+    let text = create_by_click(&editor, 0, Point3::new(0.9, 0.0, 0.4), "body b1");
     let placed = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let b1 = placed.body("b1").unwrap().init_pos.value;
     // On the floor's top (y = 0), the ball's radius 0.2 above it, where it was clicked.
@@ -1093,6 +1117,86 @@ fn a_new_body_rests_on_the_clicked_floor_and_the_view_follows() {
     wait_for("the new ball drawn in the refitted view", || {
         (orange_pixels(&editor.screenshot(near_top)) >= 20).then_some(())
     });
+}
+
+/// The first hour (issue 26): what the user adds is shown in full in the language viewer. A
+/// body and a trajectory made with the Create menu and a shape set written by the shape
+/// editor appear in its text, the long lists among them not folded behind their icons, while
+/// the floor's shape, folded when the scene opened, stays folded. The viewer's `fold` action
+/// reports and changes which are folded.
+#[test]
+fn new_elements_are_shown_unfolded_in_the_language_viewer() {
+    const FLOOR: &str = "simulator finish 1
+shape_set ball desc {sphere 0.2 color orange}
+shape_set slab desc {sub pos {0 0 0} box {30 0.5 6} color {0.5 0.5 0.5}}
+body ground shape slab init_pos {10 -0.25 0} fixed 1
+body ball shape ball init_pos {0 0.25 0}
+";
+    let (_dir, file) = scene_file(FLOOR);
+    let editor = Editor::start(&file);
+    let folds = |expected: &[(&str, bool)]| {
+        let expected: std::collections::BTreeMap<String, bool> = expected
+            .iter()
+            .map(|&(name, folded)| (name.to_owned(), folded))
+            .collect();
+        wait_for(
+            &format!("the language viewer's folds to be {expected:?}"),
+            || (editor.folds() == expected).then_some(()),
+        );
+    };
+    folds(&[("shape_set slab", true)]);
+    // Create ▸ Body of shape ▸ ball, then Create ▸ Trajectory (after the two shapes and the
+    // eight force, torque and link items), each clicked on the floor.
+    create_by_click(&editor, 0, Point3::new(0.9, 0.0, 0.4), "body b1");
+    let text = create_by_click(
+        &editor,
+        10,
+        Point3::new(0.45, 0.0, -0.3),
+        "trajectory path1",
+    );
+    // Shapes ▸ New shape: a sphere and a box, Done.
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&[
+        "windowfocus",
+        "--sync",
+        &id,
+        "key",
+        "alt+s",
+        "alt+b",
+        "alt+d",
+    ]);
+    let text = wait_for("the new shape in the text", || {
+        let now = editor.text();
+        (now.contains("shape_set shape1") && now != text).then_some(now)
+    });
+    let points = evaluate(&text).unwrap().trajectories[0].pieces[0]
+        .span
+        .unwrap();
+    assert!(
+        points.len() >= asgard::ui::language::literals::ELIDE_FROM,
+        "the new trajectory's points are too short to be folded: {text}"
+    );
+    folds(&[
+        ("shape_set shape1", false),
+        ("shape_set slab", true),
+        ("trajectory path1 points 1", false),
+    ]);
+    let (viewer, _) = click_into_language_viewer(&editor);
+    write_png(
+        &output_dir("new-elements-unfolded").join("language-viewer.png"),
+        &editor.screenshot(editor.geometry(&viewer)),
+    )
+    .unwrap();
+    // The action folds and unfolds by name, as the icons do.
+    editor.fold("shape_set slab");
+    editor.fold("shape_set shape1");
+    folds(&[
+        ("shape_set shape1", true),
+        ("shape_set slab", false),
+        ("trajectory path1 points 1", false),
+    ]);
+    assert!(text.contains("\nbody b1 shape ball init_pos {"), "{text}");
 }
 
 /// A scene with an error opens anyway: its text, as in the file, in the language viewer (so

@@ -378,7 +378,8 @@ fn the_full_editor_edits_the_document_and_saves_through_the_host() {
         None,
         &["windowfocus", "--sync", &window, "key", "ctrl+shift+e"],
     );
-    let panel = window_named("host's document — Asgard$");
+    // Titled for the host's document, without a modified star.
+    let panel = window_named("^Animation in the host's document — Asgard$");
     window_named("host's document — Graphical viewer 1$");
     let viewer = window_named("host's document — Language viewer 1$");
     // Again: the open editor is raised, not doubled.
@@ -430,7 +431,8 @@ fn view(animation: &Value, index: usize) -> &Value {
 
 /// Asgard ▸ New View of This Animation (Ctrl+Shift+N) shows a second rendition of the
 /// animation beside the first, with its own time: while the first stays paused, the new one
-/// plays. Both follow an edit made in the full editor (each paused view shows a new picture),
+/// plays, and its keys (End, Left, r, [, space) take it to the end, a frame back, and play it
+/// backwards slowly. Both follow an edit made in the full editor (each paused view shows a new picture),
 /// the document saved holds exactly that edit (the second view is the reader's, not stored),
 /// and Close This View (Ctrl+Shift+W) takes the second view away again.
 #[test]
@@ -472,7 +474,42 @@ fn a_second_view_has_its_own_time_and_both_follow_the_full_editor() {
         None,
         &["windowfocus", "--sync", &window, "key", "ctrl+period"],
     );
-    let state = host.wait_for("both views paused", |a| view(a, 1)["playing"] == false);
+    host.wait_for("both views paused", |a| view(a, 1)["playing"] == false);
+    // The keys of the focused view: End goes to the finish (1 s), Left a frame back; r
+    // reverses, [ thrice slows to an eighth and space plays: the time goes backwards (the
+    // host's views loop, so a step back from the start lands near the end).
+    let time = |a: &Value| view(a, 1)["time"].as_f64().unwrap();
+    xdotool(None, &["windowfocus", "--sync", &window, "key", "End"]);
+    host.wait_for("the second view at its end", |a| time(a) > 0.999);
+    xdotool(None, &["key", "Left"]);
+    host.wait_for("the second view a frame back", |a| {
+        (0.9..0.999).contains(&time(a))
+    });
+    xdotool(
+        None,
+        &[
+            "key",
+            "r",
+            "bracketleft",
+            "bracketleft",
+            "bracketleft",
+            "space",
+        ],
+    );
+    let state = host.wait_for("the second view playing", |a| view(a, 1)["playing"] == true);
+    let from = time(&state[0]["animations"][0]);
+    let state = host.wait_for("the second view's time moving", |a| time(a) != from);
+    let to = time(&state[0]["animations"][0]);
+    let back = (from - to).rem_euclid(1.0);
+    assert!(
+        back > 0.0 && back < 0.5,
+        "from {from} s the second view went to {to} s: not backwards at an eighth"
+    );
+    assert_eq!(view(&state[0]["animations"][0], 0)["time"], paused_at);
+    xdotool(None, &["key", "space"]);
+    host.wait_for("the second view paused again", |a| {
+        view(a, 1)["playing"] == false
+    });
     let before: Vec<Value> = (0..2)
         .map(|i| view(&state[0]["animations"][0], i)["picture"].clone())
         .collect();

@@ -19,6 +19,9 @@ pub struct EditArgs {
     pub file: Option<PathBuf>,
 }
 
+/// The title of the window saying what is wrong with the scene file.
+const PROBLEM: &str = "Problem in the Scene";
+
 pub fn run(args: EditArgs) -> ExitCode {
     if let Err(e) = gtk::init() {
         eprintln!("asgard edit: error: cannot open a display: {e}");
@@ -48,7 +51,7 @@ pub fn run(args: EditArgs) -> ExitCode {
                     failure.set(true);
                     let advice = "The editor does not open it: nothing was changed. Save the \
                                   file as UTF-8 text in another editor, then open it again.";
-                    ui::show_problem(app, None, &message, advice);
+                    ui::show_problem(app, None, PROBLEM, &message, advice);
                     return;
                 }
             },
@@ -63,7 +66,7 @@ pub fn run(args: EditArgs) -> ExitCode {
             let advice = "The file is open as text in the language viewer, with the error \
                           marked: correct it there and press Update (Ctrl+Return). Nothing is \
                           written to the file until you save.";
-            ui::show_problem(app, app.active_window().as_ref(), &message, advice);
+            ui::show_problem(app, app.active_window().as_ref(), PROBLEM, &message, advice);
         }
         if let Err(e) = slave::serve_session(session, app) {
             eprintln!("asgard edit: not serving the scene on the session bus: {e}");

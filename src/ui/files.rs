@@ -149,12 +149,13 @@ pub fn open(editor: &Rc<Editor>, parent: &gtk::Window) {
     );
 }
 
-/// A window saying what is wrong with a file and where (`located`: `FILE:LINE:COLUMN: error:
-/// …`), with `advice` under it. It belongs to `app`, so with no other window open the
-/// application runs until it is closed.
+/// A window titled `title` saying what is wrong with a file and where (`located`:
+/// `FILE:LINE:COLUMN: error: …`), with `advice` under it. It belongs to `app`, so with no
+/// other window open the application runs until it is closed.
 pub fn show_problem(
     app: &gtk::Application,
     parent: Option<&gtk::Window>,
+    title: &str,
     located: &str,
     advice: &str,
 ) {
@@ -166,7 +167,7 @@ pub fn show_problem(
         located,
     );
     dialog.set_application(Some(app));
-    dialog.set_title(Some("Problem in the Scene"));
+    dialog.set_title(Some(title));
     dialog.set_secondary_text(Some(advice));
     dialog.connect_response(|dialog, _| dialog.destroy());
     dialog.present();

@@ -189,28 +189,79 @@ impl Editor {
     /// script does: through GApplication's `org.gtk.Actions` on the editor's connection (it
     /// has no well-known name for it; it is the one of the editor's process serving them).
     pub fn activate_action(&self, name: &str, parameter: zbus::zvariant::Value<'_>) {
+        let platform: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
+            Default::default();
+        let parameters = [parameter];
+        let answered = self.actions("/org/asgard/Editor").iter().any(|p| {
+            p.call::<_, _, ()>("Activate", &(name, &parameters[..], &platform))
+                .is_ok()
+        });
+        assert!(answered, "no connection of the editor activated {name}");
+    }
+
+    /// `org.gtk.Actions` at `path` on each of the editor process's own connections.
+    fn actions(&self, path: &str) -> Vec<zbus::blocking::Proxy<'static>> {
         let connection = zbus::blocking::connection::Builder::address(self.bus_address.as_str())
             .and_then(|b| b.build())
             .expect("the test's session bus");
         let bus = zbus::blocking::fdo::DBusProxy::new(&connection).unwrap();
         let names = bus.list_names().unwrap();
+        names
+            .iter()
+            .filter(|n| n.starts_with(':'))
+            .filter(|n| {
+                bus.get_connection_unix_process_id(n.as_ref())
+                    .is_ok_and(|pid| pid == self.pid)
+            })
+            .filter_map(|n| {
+                zbus::blocking::Proxy::new_owned(
+                    connection.clone(),
+                    n.to_string(),
+                    path.to_owned(),
+                    "org.gtk.Actions",
+                )
+                .ok()
+            })
+            .collect()
+    }
+
+    /// `org.gtk.Actions` of the language viewer that has the `fold` action (GTK publishes
+    /// window N's actions at `/org/asgard/Editor/window/N`), and the action's state.
+    fn fold_action(&self) -> (zbus::blocking::Proxy<'static>, zbus::zvariant::OwnedValue) {
+        type Description = (
+            bool,
+            zbus::zvariant::Signature,
+            Vec<zbus::zvariant::OwnedValue>,
+        );
+        (1..=32)
+            .flat_map(|window| self.actions(&format!("/org/asgard/Editor/window/{window}")))
+            .find_map(|p| {
+                let (_, _, state) = p.call::<_, _, Description>("Describe", &("fold",)).ok()?;
+                Some((p, state.into_iter().next()?))
+            })
+            .expect("a language viewer publishes its fold action")
+    }
+
+    /// Activates the language viewer's `fold` action with `name`: the literal so named is
+    /// folded or unfolded, as a click on its icon does.
+    pub fn fold(&self, name: &str) {
         let platform: std::collections::HashMap<&str, zbus::zvariant::Value<'_>> =
             Default::default();
-        let parameters = [parameter];
-        let answered = names.iter().filter(|n| n.starts_with(':')).any(|n| {
-            let ours = bus
-                .get_connection_unix_process_id(n.as_ref())
-                .is_ok_and(|pid| pid == self.pid);
-            ours && zbus::blocking::Proxy::new(
-                &connection,
-                n.as_str(),
-                "/org/asgard/Editor",
-                "org.gtk.Actions",
-            )
-            .and_then(|p| p.call::<_, _, ()>("Activate", &(name, &parameters[..], &platform)))
-            .is_ok()
-        });
-        assert!(answered, "no connection of the editor activated {name}");
+        let parameters = [zbus::zvariant::Value::from(name)];
+        let (proxy, _) = self.fold_action();
+        proxy
+            .call::<_, _, ()>("Activate", &("fold", &parameters[..], &platform))
+            .unwrap_or_else(|e| panic!("fold {name}: {e}"));
+    }
+
+    /// The state of the language viewer's `fold` action: each literal that can be folded, by
+    /// name (`shape_set NAME`, `trajectory NAME points N`), and whether it is folded.
+    pub fn folds(&self) -> std::collections::BTreeMap<String, bool> {
+        let (_, state) = self.fold_action();
+        std::collections::HashMap::<String, bool>::try_from(state)
+            .expect("the fold action's state is a{sb}")
+            .into_iter()
+            .collect()
     }
 
     fn try_text(&self) -> Option<String> {

@@ -20,6 +20,17 @@ pub enum ElisionKey {
     Points(String, usize),
 }
 
+impl ElisionKey {
+    /// How the language viewer's `fold` action names it: `shape_set NAME`, or
+    /// `trajectory NAME points N` for the Nth `points` list (from 1).
+    pub fn name(&self) -> String {
+        match self {
+            ElisionKey::Shape(name) => format!("shape_set {name}"),
+            ElisionKey::Points(name, piece) => format!("trajectory {name} points {}", piece + 1),
+        }
+    }
+}
+
 /// The literals of `scene` to elide, with their keys, in text order. Spans are the list's
 /// content, inside its braces.
 pub fn elidable(scene: &Scene) -> Vec<(ElisionKey, Span)> {
@@ -132,6 +143,8 @@ mod tests {
                 ElisionKey::Points("p".into(), 1)
             ]
         );
+        let names: Vec<String> = keys.iter().map(ElisionKey::name).collect();
+        assert_eq!(names, ["shape_set big", "trajectory p points 2"]);
     }
 
     #[test]

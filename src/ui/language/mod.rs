@@ -8,6 +8,8 @@
 //! trajectory point lists hide behind a small icon that shows them when clicked. Changes made
 //! elsewhere (a drag, another viewer's Update, undo) appear in place while the user types,
 //! without moving the cursor, unless they touch what the user typed (see `local_edits`).
+//! The window action `fold` (parameter: a literal's name such as `shape_set ball`) folds or
+//! unfolds one, and its state says which are folded, for scripts over D-Bus.
 
 pub mod lang_file;
 pub mod literals;
@@ -135,6 +137,7 @@ fn actions(window: &gtk::ApplicationWindow, state: &Rc<TextState>) {
         });
         window.add_action(&action);
     };
+    window.add_action(state.fold_action());
     add("update", |state, _| state.update());
     add("save", |state, window| {
         state.update();

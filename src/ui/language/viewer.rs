@@ -10,6 +10,10 @@
 //! place — the cursor and the scroll position stay — and the literal tags of a rewritten
 //! literal are kept on its new text, so a drag in a graphical viewer does not re-colour the
 //! whole buffer at every step.
+//!
+//! Which literals are folded is the state of the window action `win.fold` (see
+//! [`TextState::fold_action`]), so scripts and tests read it over D-Bus as GTK publishes every
+//! window's actions (`org.gtk.Actions` at `/org/asgard/Editor/window/ID`).
 
 use super::literals::{elidable, ElisionKey, LiteralKind};
 use super::local_edits::{difference, LocalEdits, Merge};
@@ -17,6 +21,8 @@ use crate::lang::span::{LineIndex, Span};
 use crate::scene::{Highlight, Replacement, Scene, SceneError, TextEdit};
 use crate::session::ViewId;
 use crate::ui::editor::Editor;
+use gtk::gio;
+use gtk::glib;
 use gtk4 as gtk;
 use sourceview5::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -63,6 +69,7 @@ pub struct TextState {
     /// Set by Update until the session has answered, so its error moves the cursor.
     updating: Cell<bool>,
     messages: Rc<dyn Messages>,
+    fold: gio::SimpleAction,
 }
 
 impl TextState {
@@ -135,6 +142,29 @@ impl TextState {
             elidable_texts: RefCell::new(None),
             updating: Cell::new(false),
             messages,
+            fold: gio::SimpleAction::new_stateful(
+                "fold",
+                Some(glib::VariantTy::STRING),
+                &BTreeMap::<String, bool>::new().to_variant(),
+            ),
+        });
+        let me = Rc::downgrade(&state);
+        state.fold.connect_activate(move |_, name| {
+            let (Some(state), Some(name)) = (me.upgrade(), name.and_then(|n| n.str())) else {
+                return;
+            };
+            let key = state
+                .elided
+                .borrow()
+                .iter()
+                .find(|e| e.key.name() == name)
+                .map(|e| e.key.clone());
+            match key {
+                Some(key) => state.toggle_elision(&key),
+                None => state
+                    .editor
+                    .status(format!("No folded text is named {name}.")),
+            }
         });
         state.quietly(|| state.buffer.set_text(&text));
         *state.base.borrow_mut() = text;
@@ -396,6 +426,7 @@ impl TextState {
                 self.show_elided(&key);
             }
         });
+        self.publish_folds();
     }
 
     /// The clickable icon in front of an elided literal: as small as a character, so the
@@ -422,6 +453,28 @@ impl TextState {
             }
         }
         self.quietly(|| self.show_elided(key));
+        self.publish_folds();
+    }
+
+    /// The action `fold`: its parameter names a literal that can be folded (as
+    /// [`ElisionKey::name`] does), and activating it folds or unfolds it, as a click on its
+    /// icon does. Its state, `a{sb}`, maps each such literal of the text to whether it is
+    /// folded now.
+    pub fn fold_action(&self) -> &gio::SimpleAction {
+        &self.fold
+    }
+
+    /// Sets the `fold` action's state from the literals elided now.
+    fn publish_folds(&self) {
+        let expanded = self.expanded.borrow();
+        let folds: BTreeMap<String, bool> = self
+            .elided
+            .borrow()
+            .iter()
+            .filter(|e| !e.anchor.is_deleted())
+            .map(|e| (e.key.name(), !expanded.contains(&e.key)))
+            .collect();
+        self.fold.set_state(&folds.to_variant());
     }
 
     /// Tags the literal behind `key`'s icon as hidden or, when expanded, on a distinctive

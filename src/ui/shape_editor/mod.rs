@@ -324,9 +324,10 @@ impl ShapeEditor {
         self.status.set_text(message);
     }
 
-    /// Adds the convex hull of the mesh file at `path` as a polyhedron, or says in the
-    /// status line why not (`FILE:LINE: error: …`).
-    fn import(&self, path: &std::path::Path) {
+    /// Adds the convex hull of the mesh file at `path` as a polyhedron, or says why not
+    /// (`FILE:LINE: error: …`) in a window over `window`, as a scene's errors are, and in the
+    /// status line.
+    fn import(&self, path: &std::path::Path, window: &gtk::Window) {
         match crate::geom::mesh_file::hull_of_file(path) {
             Ok(hull) => {
                 let part = self.draft.borrow_mut().add_vertices(hull.vertices());
@@ -340,7 +341,20 @@ impl ShapeEditor {
                     hull.vertices().len()
                 ));
             }
-            Err(e) => self.say(&e.to_string()),
+            Err(e) => {
+                let message = e.to_string();
+                self.say(&message);
+                if let Some(app) = window.application() {
+                    super::show_problem(
+                        &app,
+                        Some(window),
+                        "Problem in the Mesh File",
+                        &message,
+                        "Nothing was imported. Correct the file, or export it again as OBJ or \
+                         STL, and import it again.",
+                    );
+                }
+            }
         }
     }
 
@@ -543,14 +557,15 @@ pub fn open(editor: &Rc<Editor>, shape: Option<&str>) {
                 return;
             };
             let state = Rc::downgrade(&state);
+            let parent = window.downgrade();
             super::files::choose(
                 window.upcast_ref(),
                 "Import the convex hull of a mesh",
                 gtk::FileChooserAction::Open,
                 None,
                 move |path| {
-                    if let Some(state) = state.upgrade() {
-                        state.import(&path);
+                    if let (Some(state), Some(window)) = (state.upgrade(), parent.upgrade()) {
+                        state.import(&path, window.upcast_ref());
                     }
                 },
             );
