@@ -15,6 +15,7 @@ use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
 use super::work::{FreeLoads, Reuse, Work, WorkElement};
 use crate::geom::MassProperties;
+use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Body, ConstrainedVar, Scene, Simulator};
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
@@ -68,6 +69,21 @@ pub struct Model {
     pub(super) readers: Option<Readers>,
     /// By slot, the moving body holding it.
     pub(super) slots: Vec<Option<usize>>,
+    /// The scene's shape sets by name, kept across edits that add or remove none, so that an
+    /// update finds an assembled body's shape without searching every shape set.
+    pub(super) shapes: ShapeIndex,
+}
+
+/// Shape sets by name (their places in [`Scene::shapes`]).
+pub(super) type ShapeIndex = Arc<FxHashMap<String, usize>>;
+
+/// The shape sets of `scene` by name.
+pub(super) fn shape_index(scene: &Scene) -> ShapeIndex {
+    let mut index = FxHashMap::default();
+    for (i, s) in scene.shapes.iter().enumerate() {
+        index.entry(s.name.clone()).or_insert(i);
+    }
+    Arc::new(index)
 }
 
 impl Model {
@@ -198,6 +214,7 @@ impl Model {
             compiled_nodes,
             readers: Some(Readers::of(scene)),
             slots,
+            shapes: shape_index(scene),
         })
     }
 
@@ -411,9 +428,20 @@ fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
     Ok(bodies)
 }
 
-/// Body `body` of `scene` with its shape's mass properties (no variables yet).
-pub(super) fn body_model(scene: &Scene, body: &Body) -> Result<BodyModel, PhysicsError> {
-    let props = match scene.shapes.iter().find(|s| s.name == body.shape) {
+/// Body `body` of `scene` with its shape's mass properties (no variables yet); `shapes` finds
+/// the shape (an index of an earlier version of the scene is checked by name, and the shape
+/// searched for when it misses).
+pub(super) fn body_model(
+    scene: &Scene,
+    body: &Body,
+    shapes: &ShapeIndex,
+) -> Result<BodyModel, PhysicsError> {
+    let indexed = shapes
+        .get(&body.shape)
+        .and_then(|&s| scene.shapes.get(s))
+        .filter(|s| s.name == body.shape);
+    let shape = indexed.or_else(|| scene.shapes.iter().find(|s| s.name == body.shape));
+    let props = match shape {
         Some(shape) => Some(shape_mass_properties(shape)?),
         None => None,
     };
