@@ -663,6 +663,46 @@ mod tests {
     }
 
     #[test]
+    fn forces_and_links_added_or_removed_leave_the_index_and_work_elements_as_compiled() {
+        let three = format!(
+            "{TWO_BALLS}\nforce body b x {{[a x] - [b x]}}\n\
+             link body1 b offset1 {{0 0.5 0}} point {{5 3 0}} tightness 10"
+        );
+        let front = three.replacen(
+            "force body a",
+            "force body b y {1}\nlink body1 b offset1 {0 0.5 0} point {5 4 0} tightness 5\n\
+             force body a",
+            1,
+        );
+        let fewer = three.replace("force body a gravity {0 -9.81 0}\n", "");
+        assert_ne!(fewer, three);
+        for (old, new) in [
+            (&three, &front),
+            (&front, &three),
+            (&three, &fewer),
+            (&fewer, &three),
+        ] {
+            let (after, update) = updated(old, new);
+            assert!(!update.compiled, "{new}");
+            same_as_compiled(&after, new);
+            let fresh = Readers::of(&scene(new));
+            let named = |readers: &Readers, body: &str| {
+                let mut list: Vec<_> = readers
+                    .of_body(body)
+                    .iter()
+                    .map(|&(e, role)| (e, role == super::super::readers::Role::Acts))
+                    .collect();
+                list.sort_unstable();
+                list
+            };
+            for body in ["a", "b"] {
+                let readers = after.readers.as_ref().expect("kept after an update");
+                assert_eq!(named(readers, body), named(&fresh, body), "{body}: {new}");
+            }
+        }
+    }
+
+    #[test]
     fn a_body_added_at_the_top_takes_a_new_block_and_moves_no_other_body() {
         let new = TWO_BALLS.replacen('\n', "\nbody c shape ball init_pos {9 0 0}\n", 1);
         let before = model(TWO_BALLS);

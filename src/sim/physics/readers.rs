@@ -211,7 +211,8 @@ fn move_to(
     (removed, added): (&[usize], &[usize]),
     len: usize,
 ) {
-    if removed.len() + added.len() <= FEW_MOVES {
+    let adds_up = list.len() + added.len() == len + removed.len();
+    if adds_up && removed.len() + added.len() <= FEW_MOVES {
         for &i in removed.iter().rev() {
             list.remove(i);
         }
@@ -219,7 +220,6 @@ fn move_to(
         for &j in added {
             list.insert(j, Named::default());
         }
-        debug_assert_eq!(list.len(), len);
         return;
     }
     let mut after = vec![Named::default(); len];
