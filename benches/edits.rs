@@ -15,7 +15,9 @@
 //! the machine disturb less than wall-clock time; wall-clock is printed beside it.
 //! Run with `cargo bench --bench edits`, or `-- solver|model` for one part;
 //! `ASGARD_BENCH_PENDULUMS` sets the solver part's size (default 1,000) and
-//! `ASGARD_BENCH_EDIT` picks the kinds of edit whose names contain it.
+//! `ASGARD_BENCH_EDIT` picks the kinds of edit whose names contain it;
+//! `ASGARD_BENCH_UPDATES` sets how many updates the model part times (default 3: more for
+//! `perf record`, which samples too seldom to see three).
 
 use asgard::scene::{diff, evaluate, Scene};
 use asgard::sim::physics::Model;
@@ -125,6 +127,15 @@ fn solver(n: usize) {
     println!("  smallest ratio x{worst:.1}");
 }
 
+/// How many updates the model part times per kind of edit.
+fn updates() -> usize {
+    std::env::var("ASGARD_BENCH_UPDATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(3)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -133,7 +144,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn model(n: usize) {
     println!(
         "model: {n} pendulums; Model::compile of the edited scene against Model::update \
-         (median of 3, the edit undone between them), processor milliseconds"
+         (median of {}, the edit undone between them), processor milliseconds",
+        updates()
     );
     for kind in kinds() {
         let (old, new) = before_after(n, kind);
@@ -145,7 +157,7 @@ fn model(n: usize) {
         // compile freed: about 1 ms at 10,000 bodies.)
         let undo = diff(&new, &old);
         let mut model = Model::compile(&old).unwrap();
-        let updates = (0..3)
+        let updates = (0..updates())
             .map(|_| {
                 let time = timed(|| model.update(&new, &changes).unwrap()).1;
                 model.update(&old, &undo).unwrap();

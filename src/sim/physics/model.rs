@@ -15,6 +15,7 @@ use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
 use super::work::{FreeLoads, Reuse, Work, WorkElement};
 use crate::geom::MassProperties;
+use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Body, ConstrainedVar, Scene, Simulator};
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
@@ -68,6 +69,21 @@ pub struct Model {
     pub(super) readers: Option<Readers>,
     /// By slot, the moving body holding it.
     pub(super) slots: Vec<Option<usize>>,
+    /// The scene's shape sets by name, kept across edits that add or remove none, so that an
+    /// update finds an assembled body's shape without searching every shape set.
+    pub(super) shapes: ShapeIndex,
+}
+
+/// Shape sets by name (their places in [`Scene::shapes`]).
+pub(super) type ShapeIndex = Arc<FxHashMap<String, usize>>;
+
+/// The shape sets of `scene` by name.
+pub(super) fn shape_index(scene: &Scene) -> ShapeIndex {
+    let mut index = FxHashMap::default();
+    for (i, s) in scene.shapes.iter().enumerate() {
+        index.entry(s.name.clone()).or_insert(i);
+    }
+    Arc::new(index)
 }
 
 impl Model {
@@ -198,6 +214,7 @@ impl Model {
             compiled_nodes,
             readers: Some(Readers::of(scene)),
             slots,
+            shapes: shape_index(scene),
         })
     }
 
@@ -411,9 +428,20 @@ fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
     Ok(bodies)
 }
 
-/// Body `body` of `scene` with its shape's mass properties (no variables yet).
-pub(super) fn body_model(scene: &Scene, body: &Body) -> Result<BodyModel, PhysicsError> {
-    let props = match scene.shapes.iter().find(|s| s.name == body.shape) {
+/// Body `body` of `scene` with its shape's mass properties (no variables yet); `shapes` finds
+/// the shape (an index of an earlier version of the scene is checked by name, and the shape
+/// searched for when it misses).
+pub(super) fn body_model(
+    scene: &Scene,
+    body: &Body,
+    shapes: &ShapeIndex,
+) -> Result<BodyModel, PhysicsError> {
+    let indexed = shapes
+        .get(&body.shape)
+        .and_then(|&s| scene.shapes.get(s))
+        .filter(|s| s.name == body.shape);
+    let shape = indexed.or_else(|| scene.shapes.iter().find(|s| s.name == body.shape));
+    let props = match shape {
         Some(shape) => Some(shape_mass_properties(shape)?),
         None => None,
     };
@@ -631,6 +659,46 @@ mod tests {
             );
             assert_eq!(update.bodies.contains(&b), reset("b"));
             same_as_compiled(&after, &new);
+        }
+    }
+
+    #[test]
+    fn forces_and_links_added_or_removed_leave_the_index_and_work_elements_as_compiled() {
+        let three = format!(
+            "{TWO_BALLS}\nforce body b x {{[a x] - [b x]}}\n\
+             link body1 b offset1 {{0 0.5 0}} point {{5 3 0}} tightness 10"
+        );
+        let front = three.replacen(
+            "force body a",
+            "force body b y {1}\nlink body1 b offset1 {0 0.5 0} point {5 4 0} tightness 5\n\
+             force body a",
+            1,
+        );
+        let fewer = three.replace("force body a gravity {0 -9.81 0}\n", "");
+        assert_ne!(fewer, three);
+        for (old, new) in [
+            (&three, &front),
+            (&front, &three),
+            (&three, &fewer),
+            (&fewer, &three),
+        ] {
+            let (after, update) = updated(old, new);
+            assert!(!update.compiled, "{new}");
+            same_as_compiled(&after, new);
+            let fresh = Readers::of(&scene(new));
+            let named = |readers: &Readers, body: &str| {
+                let mut list: Vec<_> = readers
+                    .of_body(body)
+                    .iter()
+                    .map(|&(e, role)| (e, role == super::super::readers::Role::Acts))
+                    .collect();
+                list.sort_unstable();
+                list
+            };
+            for body in ["a", "b"] {
+                let readers = after.readers.as_ref().expect("kept after an update");
+                assert_eq!(named(readers, body), named(&fresh, body), "{body}: {new}");
+            }
         }
     }
 

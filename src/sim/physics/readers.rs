@@ -97,10 +97,17 @@ impl Readers {
             }
         }
         if let Some(map) = forces {
-            self.forces = moved_to(std::mem::take(&mut self.forces), map, scene.forces.len());
+            let (removed, added) = moves(changes, ElementKind::Force);
+            move_to(
+                &mut self.forces,
+                map,
+                (&removed, &added),
+                scene.forces.len(),
+            );
         }
         if let Some(map) = links {
-            self.links = moved_to(std::mem::take(&mut self.links), map, scene.links.len());
+            let (removed, added) = moves(changes, ElementKind::Link);
+            move_to(&mut self.links, map, (&removed, &added), scene.links.len());
         }
         for c in &changes.changes {
             let (ChangeKind::Added | ChangeKind::Changed(_), Some(new)) = (c.change, c.new) else {
@@ -174,16 +181,54 @@ fn place(map: Option<&[Option<usize>]>, i: u32) -> u32 {
     }
 }
 
-/// The per-element lists moved to their places after an edit (new places empty until the
-/// added elements enter).
-fn moved_to(before: Vec<Named>, map: &[Option<usize>], len: usize) -> Vec<Named> {
+/// Elements removed (their places before the edit) and added (their places after it) of
+/// `kind`, each list sorted.
+fn moves(changes: &SceneDiff, kind: ElementKind) -> (Vec<usize>, Vec<usize>) {
+    let (mut removed, mut added) = (Vec::new(), Vec::new());
+    for c in changes.changes.iter().filter(|c| c.kind == kind) {
+        match (c.change, c.old, c.new) {
+            (ChangeKind::Removed, Some(i), _) => removed.push(i),
+            (ChangeKind::Added, _, Some(j)) => added.push(j),
+            _ => {}
+        }
+    }
+    removed.sort_unstable();
+    added.sort_unstable();
+    (removed, added)
+}
+
+/// Elements removed and added beyond which [`move_to`] makes a new list rather than moving
+/// the elements after each one.
+const FEW_MOVES: usize = 16;
+
+/// Moves the per-element lists to their places after an edit (new places empty until the
+/// added elements enter): `map` gives each element's place, `removed` and `added` (sorted)
+/// the places that went and came. A few moves are made in place, each shifting the elements
+/// after it (a copy of a pointer's worth per element), rather than moving every list.
+fn move_to(
+    list: &mut Vec<Named>,
+    map: &[Option<usize>],
+    (removed, added): (&[usize], &[usize]),
+    len: usize,
+) {
+    let adds_up = list.len() + added.len() == len + removed.len();
+    if adds_up && removed.len() + added.len() <= FEW_MOVES {
+        for &i in removed.iter().rev() {
+            list.remove(i);
+        }
+        // In ascending order each added element's place is already its place after the edit.
+        for &j in added {
+            list.insert(j, Named::default());
+        }
+        return;
+    }
     let mut after = vec![Named::default(); len];
-    for (named, &to) in before.into_iter().zip(map) {
+    for (named, &to) in std::mem::take(list).into_iter().zip(map) {
         if let Some(j) = to {
             after[j] = named;
         }
     }
-    after
+    *list = after;
 }
 
 fn force_names(force: &Force) -> Named {

@@ -21,7 +21,9 @@ use super::bodies::Bodies;
 use super::body::{InitialState, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::layout::{block, slot_of, variable_name};
-use super::model::{assemble, body_model, check_simulator, set_free_spin, Model, Reading};
+use super::model::{
+    assemble, body_model, check_simulator, set_free_spin, shape_index, Model, Reading,
+};
 use super::readers::{Element, Readers, Role};
 use super::trajectory::{constrain, Curves};
 use super::work::{Source, WorkElement};
@@ -229,6 +231,16 @@ impl Model {
         let selected = sorted(&index);
         let is_selected = |b: usize| selected.binary_search(&b).is_ok();
 
+        // Shape sets added or removed move the others: the index is made again.
+        let shapes_moved = changes.changes.iter().any(|c| {
+            c.kind == ElementKind::Shape
+                && matches!(c.change, ChangeKind::Added | ChangeKind::Removed)
+        });
+        let shapes = if shapes_moved {
+            shape_index(scene)
+        } else {
+            Arc::clone(&self.shapes)
+        };
         // The bodies after the edit: the selected ones anew, the others as they were.
         let mut bodies: Bodies = if same_bodies {
             self.bodies.clone()
@@ -237,13 +249,13 @@ impl Model {
             for (i, body) in scene.bodies.iter().enumerate() {
                 bodies.push(match self.index.get(&body.name) {
                     Some(&o) if !is_selected(i) => self.bodies.shared(o),
-                    _ => Arc::new(body_model(scene, body)?),
+                    _ => Arc::new(body_model(scene, body, &shapes)?),
                 });
             }
             bodies.into_iter().collect()
         };
         for &i in &selected {
-            bodies.set(i, body_model(scene, &scene.bodies[i])?);
+            bodies.set(i, body_model(scene, &scene.bodies[i], &shapes)?);
         }
         for name in &changes.initial_changed {
             if let Some(&i) = index.get(name) {
@@ -465,6 +477,7 @@ impl Model {
         self.follow_works(scene, works, again, (forces, links, &body_map));
 
         self.index = index;
+        self.shapes = shapes;
         self.factory.curves = curves;
         self.factory.inputs = inputs;
         self.elements = (scene.forces.len(), scene.links.len());
@@ -536,10 +549,23 @@ impl Model {
             k += 1;
             !gone
         });
-        self.works.extend(works);
-        self.works.sort_by_key(|w| w.source);
+        if works.len() > FEW_WORKS {
+            self.works.extend(works);
+            self.works.sort_by_key(|w| w.source);
+            return;
+        }
+        // Each after the kept ones of its source and the new ones before it, as the stable
+        // sort would put it, without sorting every element.
+        for work in works {
+            let at = self.works.partition_point(|w| w.source <= work.source);
+            self.works.insert(at, work);
+        }
     }
 }
+
+/// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
+/// rather than putting each in its place.
+const FEW_WORKS: usize = 16;
 
 /// For each element before an edit, its place after it (`None` if removed); `None` for all
 /// when every element kept its place.
