@@ -348,10 +348,11 @@ mod tests {
         let pushed = |sweeps: usize, may_stall: bool| {
             let (mut bodies, contacts) = wedged();
             let solution = solve(&mut bodies, &contacts, 1e-12, sweeps, may_stall);
-            solution.held[1].impulse.y
+            // The floor's push (the cube's own total stays small: the two pushes cancel).
+            solution.warm[0].iter().map(|w| w.normal).sum::<f64>()
         };
         // Without a stop, every sweep adds the same impulse to both contacts.
-        assert!(pushed(1000, false) > 5.0 * pushed(200, false));
+        assert!(pushed(1000, false) > 4.0 * pushed(200, false));
         // With one, the solve ends after the first sweeps that change nothing new.
         assert_eq!(pushed(1000, true), pushed(200, true));
         assert!(pushed(200, true) < pushed(200, false) / 5.0);
