@@ -943,6 +943,57 @@ fn keep_this_view_writes_the_camera_into_the_text() {
     });
 }
 
+/// The control panel's Camera fields: where the camera stands and the point it looks at, typed
+/// and entered, become the scene's camera command (one undo step), and the graphical viewer,
+/// not moved by the user, shows the view from there: the ball looked at in the middle.
+#[test]
+fn a_camera_typed_in_the_control_panel_is_written_into_the_text() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let first = editor.screenshot(area);
+    let control = editor.window(" — Asgard$");
+    editor.xdotool(&["windowfocus", "--sync", &control, "key", "alt+o"]);
+    for (k, value) in ["4", "3", "12", "4", "0", "0"].into_iter().enumerate() {
+        let to = match k {
+            0 => "ctrl+a",
+            3 => "alt+a",
+            _ => "Tab",
+        };
+        editor.xdotool(&["key", to, "ctrl+a"]);
+        editor.xdotool(&["type", "--delay", "20", value]);
+    }
+    editor.xdotool(&["key", "Return"]);
+    let text = wait_for("the camera in the text over D-Bus", || {
+        let text = editor.text();
+        text.contains("camera pos").then_some(text)
+    });
+    assert!(
+        text.starts_with(TWO_BALLS) && text.ends_with(" center {4 0 0} scale 1\n"),
+        "only a camera command is added:\n{text}"
+    );
+    assert!(text.contains("camera pos {4 3 12} rot {"), "{text}");
+    let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let (camera, viewport) = first_view(&scene, area);
+    let ball = camera
+        .project(&Point3::new(4.0, 0.0, 0.0), &viewport)
+        .unwrap();
+    assert!(
+        (ball.x - viewport.width / 2.0).abs() < 0.5 && (ball.y - viewport.height / 2.0).abs() < 0.5,
+        "the camera looks at ball b: {ball:?}"
+    );
+    let shown = wait_for("the picture drawn from the typed camera", || {
+        let now = editor.screenshot(area);
+        (differing(&now, &first, 24) > 1000).then_some(now)
+    });
+    write_png(&output_dir("camera-fields").join("typed.png"), &shown).unwrap();
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take the camera out", || {
+        (editor.text() == TWO_BALLS).then_some(())
+    });
+}
+
 /// A trajectory's points are shown with their handles in a new viewer; Shift and the middle
 /// button on one, dragged sideways, add a point after it, which the text has at once.
 #[test]
@@ -1153,6 +1204,12 @@ body ball shape ball init_pos {0 0.25 0}
         10,
         Point3::new(0.45, 0.0, -0.3),
         "trajectory path1",
+    );
+    // On the floor is at height 0, not at the ray's rounding residue (1e-16).
+    let line = text.lines().find(|l| l.starts_with("trajectory path1"));
+    assert!(
+        line.is_some_and(|line| line.contains(" 0 ") && !line.contains("e-")),
+        "the clicked point is written as a person would type it: {line:?}"
     );
     // Shapes ▸ New shape: a sphere and a box, Done.
     editor.open_editor("shape");

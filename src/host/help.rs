@@ -30,7 +30,7 @@ Opening the Full Editor again raises the one that is open. Closing its control p
 Graphical Editor (Ctrl+Shift+G) and Language Editor (Ctrl+Shift+L) open one viewer each.
 Position and Velocity Handles show handles in the animation itself: drag one with Shift held to edit the scene.
 Recompute Motion simulates the scene again.
-In the editor's graphical viewer, View ▸ Keep this view (Ctrl+Shift+K) makes the view shown the scene's camera: the animation here then starts from it.
+In the editor's graphical viewer, View ▸ Keep this view (Ctrl+Shift+K) makes the view shown the scene's camera; in the editor's control panel the Camera fields (Alt+O, Alt+A) set where the camera stands and the point it looks at. The animation here then starts from that camera.
 In the editor, Create ▸ Body of shape then a click puts a new body on the surface clicked (a body's or the ground), resting on it; the view takes it in.
 In the editor's language viewer, a shape or trajectory you add or change is shown in full; the ⋯ icon in front of a long list folds or unfolds it.
 In the shape editor, Shift with the middle button adds a vertex to the selected polyhedron and Shift with the right button deletes one; the point picked last (Shift+click a vertex) and a sphere's radius can be typed in the fields under the view (Alt+X, Alt+Y, Alt+Z, Alt+R, then Enter); Import hull (Alt+I) adds the convex hull of an OBJ or STL file (a bad line is shown in a window with its file:line); Apply writes the shape. In the trajectory editor, the point clicked last shows its Time, x, y and z to type over (Enter writes them).

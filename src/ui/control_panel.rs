@@ -1,10 +1,10 @@
 //! The control panel (figure 4.1, upper left): the menus that manage the whole editor — File,
 //! Edit, View, Create and Shapes — the Simulate button, the simulation settings
-//! (`settings`), and a status line with the simulation's progress, errors and prompts.
+//! (`settings`), the scene's camera (`camera_fields`), and a status line with the simulation's progress, errors and prompts.
 
 use super::create::{Creation, ForceCreation, LinkCreation, Prompt, TorqueCreation};
 use super::editor::{Editor, EditorEvent};
-use super::{export, files, settings, EditorKind};
+use super::{camera_fields, export, files, settings, EditorKind};
 use crate::scene::SceneError;
 use crate::session::{Event, SimStatus};
 use crate::window_picture;
@@ -55,6 +55,7 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     body.set_margin_bottom(8);
     body.append(&row);
     body.append(&settings::fields(editor, &window));
+    body.append(&camera_fields::fields(editor, &window));
     body.append(&status);
     column.append(&gtk::PopoverMenuBar::from_model(Some(&bar)));
     column.append(&body);

@@ -78,6 +78,16 @@ pub struct Click {
     pub time: f64,
 }
 
+/// The relative size below which a clicked coordinate is rounding residue: a ray meeting the
+/// ground at y = 0 lands at 1e-16, not 0, and the text should say 0, as a person would type it.
+const RESIDUE: f64 = 1e-12;
+
+/// `point` with each coordinate smaller than [`RESIDUE`] times `scale` (the size of what the
+/// view shows, such as the eye's distance to the point) made 0.
+pub fn without_residue(point: Vec3, scale: f64) -> Vec3 {
+    point.map(|c| if c.abs() < RESIDUE * scale { 0.0 } else { c })
+}
+
 /// A Create command waiting for its clicks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
@@ -350,6 +360,18 @@ body b shape ball init_pos {3 0 0}
 
     fn scene() -> Scene {
         evaluate(SCENE).unwrap()
+    }
+
+    #[test]
+    fn rounding_residue_of_a_click_is_written_as_zero() {
+        let clicked = without_residue(Vec3::new(0.452607, 1.11022e-16, -2e-13), 20.0);
+        assert_eq!(clicked, Vec3::new(0.452607, 0.0, 0.0));
+        let tiny = without_residue(Vec3::new(1e-9, 3e-9, 0.0), 1e-6);
+        assert_eq!(
+            tiny,
+            Vec3::new(1e-9, 3e-9, 0.0),
+            "a small scene keeps its values"
+        );
     }
 
     fn at(point: [f64; 3]) -> Click {

@@ -1,6 +1,6 @@
 //! Fields for typed values in the editors' windows (the shape editor's point and radius, the
 //! trajectory editor's point): a labelled entry whose Enter applies what was typed, and the
-//! button that applies it too.
+//! button that applies it too, and the number typed into an entry.
 
 use gtk::prelude::*;
 use gtk4 as gtk;
@@ -28,4 +28,14 @@ pub fn apply_button(row: &gtk::Box, label: &str, apply: impl Fn() + 'static) {
     let button = gtk::Button::with_mnemonic(label);
     button.connect_clicked(move |_| apply());
     row.append(&button);
+}
+
+/// The number typed into `entry`, or an error that names the field `name` and what it holds.
+pub fn typed_number(name: &str, entry: &gtk::Entry) -> Result<f64, String> {
+    let text = entry.text();
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("{name}: `{text}` is not a number."))
 }

@@ -19,6 +19,7 @@
 //!
 //! This module depends on `session`, `scene`, `render` and GTK, never on the D-Bus shells.
 
+mod camera_fields;
 mod chart;
 mod control_panel;
 pub mod create;

@@ -7,7 +7,7 @@
 
 use super::chart::Chart;
 use super::editor::Editor;
-use super::fields::{apply_button, labelled_entry};
+use super::fields::{apply_button, labelled_entry, typed_number};
 use crate::scene::model::{Trajectory, Vec3};
 use crate::scene::{EditValue, Target};
 use crate::session::Event;
@@ -164,14 +164,7 @@ impl State {
         let Some(((piece, point), _)) = self.selected_point(&trajectory) else {
             return;
         };
-        let read = |name: &str, entry: &gtk::Entry| {
-            let text = entry.text();
-            text.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("{name}: `{text}` is not a number."))
-        };
+        let read = typed_number;
         let values = (|| {
             Ok::<_, String>((
                 read("Time", &fields.time)?,

@@ -106,9 +106,10 @@ pub struct Viewer {
     /// Where the bodies go over the motion computed so far, and up to what time it was
     /// found: the ground lies under it (see [`Viewer::stage`]).
     stage: Cell<Option<(f64, Option<Bounds>)>>,
-    /// The bodies of the scene last prepared, by name: a fitted view is fitted again when one
-    /// comes or goes, so a new body is in sight.
-    bodies: RefCell<Vec<String>>,
+    /// The bodies of the scene last prepared, by name, and whether it had a camera: a fitted
+    /// view is fitted again when a body or the camera comes or goes, so a new body is in sight
+    /// and a new camera is looked through.
+    fitted_for: RefCell<(Vec<String>, bool)>,
     /// Whether the status under the picture tells of an error in the text.
     said_text_error: Cell<bool>,
 }
@@ -155,7 +156,7 @@ impl Viewer {
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
             stage: Cell::new(None),
-            bodies: RefCell::new(Vec::new()),
+            fitted_for: RefCell::new((Vec::new(), false)),
             said_text_error: Cell::new(false),
         });
         viewer.prepare();
@@ -202,10 +203,13 @@ impl Viewer {
             *self.prepared.borrow_mut() = None;
             return;
         };
+        // A view the user did not move follows a camera given to the scene (typed in the
+        // control panel, or kept by another viewer), and fits again without one.
         let bodies: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
-        if *self.bodies.borrow() != bodies {
+        let seen = (bodies, scene.camera.is_some());
+        if *self.fitted_for.borrow() != seen {
             self.refit();
-            *self.bodies.borrow_mut() = bodies;
+            *self.fitted_for.borrow_mut() = seen;
         }
         match SceneFrames::new(&scene) {
             Ok(frames) => {

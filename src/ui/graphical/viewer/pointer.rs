@@ -8,7 +8,7 @@ use crate::render::pick::{self, body_under, nearest_handle, pointer_ray};
 use crate::scene::handles::{Handle, HandleKind};
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::Target;
-use crate::ui::create::{BodyClick, Click as CreateClick};
+use crate::ui::create::{without_residue, BodyClick, Click as CreateClick};
 use crate::ui::scene_text::{delete_control_point, insert_control_point};
 use crate::view::camera::PICK_RADIUS;
 use crate::view::gesture::{Click, Effect, Situation};
@@ -431,6 +431,7 @@ impl Viewer {
                 }
             },
         };
+        let point = without_residue(point, (camera.eye().coords - point).norm());
         let trajectory = {
             let all: Vec<Handle> = self
                 .handles()
