@@ -50,6 +50,36 @@ impl Bodies {
         Arc::make_mut(&mut chunk[body % CHUNK])
     }
 
+    /// The bodies after an edit that removed and added some and kept the others in order:
+    /// for each new place, `Some(old)` to share body `old`, `None` for `added` to make it.
+    /// The chunks before the first new place that differs are shared as they are.
+    pub(crate) fn spliced(
+        &self,
+        places: &[Option<usize>],
+        mut added: impl FnMut(usize) -> Result<BodyModel, super::PhysicsError>,
+    ) -> Result<Bodies, super::PhysicsError> {
+        let same = places
+            .iter()
+            .enumerate()
+            .take_while(|&(j, &o)| o == Some(j))
+            .count();
+        let kept = same / CHUNK;
+        let mut bodies: Vec<Arc<BodyModel>> = Vec::with_capacity(places.len() - kept * CHUNK);
+        for (j, &o) in places.iter().enumerate().skip(kept * CHUNK) {
+            bodies.push(match o {
+                Some(o) => self.shared(o),
+                None => Arc::new(added(j)?),
+            });
+        }
+        let mut rest: Bodies = bodies.into_iter().collect();
+        let mut chunks = self.chunks[..kept].to_vec();
+        chunks.append(&mut rest.chunks);
+        Ok(Bodies {
+            chunks,
+            len: places.len(),
+        })
+    }
+
     /// Puts `model` in place of body `body`.
     pub(crate) fn set(&mut self, body: usize, model: BodyModel) {
         Arc::make_mut(&mut self.chunks[body / CHUNK])[body % CHUNK] = Arc::new(model);

@@ -617,6 +617,17 @@ mod tests {
         let sources =
             |m: &Model| -> Vec<_> { m.works.iter().map(|w| (w.source, w.span)).collect() };
         assert_eq!(sources(after), sources(&fresh), "{new}");
+        let names = |m: &Model| -> Vec<(String, usize)> {
+            let mut list: Vec<_> = m.index.iter().map(|(n, &i)| (n.clone(), i)).collect();
+            list.sort_unstable();
+            list
+        };
+        assert_eq!(names(after), names(&fresh), "{new}");
+        let constrained =
+            |m: &Model| -> Vec<usize> { m.constraints.iter().map(Vec::len).collect() };
+        assert_eq!(constrained(after), constrained(&fresh), "{new}");
+        let slots = super::super::assemble::slot_owners(&after.bodies);
+        assert_eq!(after.slots, slots, "{new}");
     }
 
     #[test]
@@ -734,6 +745,43 @@ mod tests {
         assert_eq!(after.bodies()[1].vars, Some(b), "c takes b's block");
         assert_eq!(after.system().name(b.first), "c.x");
         same_as_compiled(&after, &with_c);
+    }
+
+    #[test]
+    fn bodies_added_or_deleted_before_others_leave_them_as_compiled() {
+        let base = "shape_set ball desc {sphere 0.5}
+        body a shape ball init_pos {0 0 0}
+        body b shape ball init_pos {2 0 0}
+        body c shape ball init_pos {4 0 0}
+        body d shape ball init_pos {6 0 0} fixed 1
+        trajectory up points { {0 0 0 0} {1 0 1 0} } body c var pos
+        force body c gravity {0 -9.81 0}
+        link body1 a body2 c tightness 5";
+        let added = base.replace("body b", "body e shape ball init_pos {8 0 0}\nbody b");
+        let deleted = base.replace("body b shape ball init_pos {2 0 0}", "");
+        let both = added.replace("body b shape ball init_pos {2 0 0}", "");
+        for (old, new) in [
+            (base, &added),
+            (&added, &base.to_string()),
+            (base, &deleted),
+            (&deleted, &both),
+        ] {
+            let (after, _) = updated(old, new);
+            same_as_compiled(&after, new);
+        }
+        // A body added that cannot be modelled (its inertia is not positive definite): the
+        // update fails, the model is as it was (its name index too) and updates again.
+        let old = scene(base);
+        let mut model = Model::compile(&old).unwrap();
+        let bad = scene(&base.replace(
+            "body b",
+            "body e shape ball inertia {{1 2 0} {2 1 0} {0 0 1}}\nbody b",
+        ));
+        assert!(model.update(&bad, &diff(&old, &bad)).is_err());
+        same_as_compiled(&model, base);
+        let new = scene(&deleted);
+        model.update(&new, &diff(&old, &new)).unwrap();
+        same_as_compiled(&model, &deleted);
     }
 
     #[test]

@@ -98,7 +98,17 @@ impl Model {
         if scene.simulator != self.simulator || !same_trajectories || grown {
             return self.compile_anew(scene, &affected, changes);
         }
-        self.update_bodies(scene, &affected, changes, (readers, &forces, &links))
+        let result = self.update_bodies(scene, &affected, changes, (readers, &forces, &links));
+        if result.is_err() && !changes.bodies_in_place {
+            // The name index may have been spliced for the failed edit: made again from the
+            // bodies, which are as they were.
+            self.index = Arc::new(
+                (self.bodies.iter().enumerate())
+                    .map(|(i, b)| (b.name.clone(), i))
+                    .collect(),
+            );
+        }
+        result
     }
 
     /// The bodies whose equations must be assembled again: those `changes` names (and the
@@ -202,20 +212,34 @@ impl Model {
                     .iter()
                     .zip(self.bodies.iter())
                     .all(|(new, old)| new.name == old.name);
-        let index = if same_bodies {
-            // The model's names, checked for duplicates when they were compiled.
-            self.index.clone()
-        } else {
-            body_names(scene)?
+        // For each body after the edit, its place before it (`None` if added), when the edit
+        // added or removed bodies and kept the others in order.
+        let spliced = (!same_bodies)
+            .then(|| self.body_places(scene, changes))
+            .flatten();
+        // Otherwise (bodies moved) the names are indexed anew.
+        let fresh = match (same_bodies, &spliced) {
+            (false, None) => Some(body_names(scene)?),
+            _ => None,
         };
-        // Each body of the model before the edit: its place after it, and whether it is
-        // assembled again.
-        let body_map: Places = (!same_bodies).then(|| {
-            self.bodies
-                .iter()
-                .map(|b| index.get(&b.name).copied())
-                .collect()
-        });
+        // Each body of the model before the edit: its place after it.
+        let body_map: Places = match (&spliced, &fresh) {
+            (Some(from), _) => {
+                let mut map = vec![None; self.bodies.len()];
+                for (j, o) in from.iter().enumerate() {
+                    if let Some(o) = *o {
+                        map[o] = Some(j);
+                    }
+                }
+                Some(map)
+            }
+            (None, Some(index)) => Some(
+                (self.bodies.iter())
+                    .map(|b| index.get(&b.name).copied())
+                    .collect(),
+            ),
+            (None, None) => None,
+        };
         // The bodies reached, before the edit and after it, as sorted lists rather than a
         // flag per body: an edit reaches a few bodies of many.
         let sorted = |index: &HashMap<String, usize>| {
@@ -228,6 +252,21 @@ impl Model {
         };
         let touched = sorted(&self.index);
         let old_touched = |b: usize| touched.binary_search(&b).is_ok();
+        let mut stopped: Vec<(usize, &str)> = affected
+            .iter()
+            .filter_map(|n| Some((*self.index.get(n)?, n.as_str())))
+            .filter(|&(o, _)| self.bodies[o].vars.is_some())
+            .filter(|&(o, _)| place(&body_map, o).is_none_or(|i| scene.bodies[i].fixed))
+            .collect();
+        stopped.sort_unstable();
+        let index = match (fresh, &spliced, &body_map) {
+            (Some(index), _, _) => index,
+            (None, Some(from), Some(map)) => {
+                splice_index(std::mem::take(&mut self.index), scene, from, map)
+            }
+            // The model's names, checked for duplicates when they were compiled.
+            _ => self.index.clone(),
+        };
         let selected = sorted(&index);
         let is_selected = |b: usize| selected.binary_search(&b).is_ok();
 
@@ -244,6 +283,10 @@ impl Model {
         // The bodies after the edit: the selected ones anew, the others as they were.
         let mut bodies: Bodies = if same_bodies {
             self.bodies.clone()
+        } else if let Some(from) = &spliced {
+            // Added bodies are in `selected`: made below.
+            let shape = |j: usize| body_model(scene, &scene.bodies[j], &shapes);
+            self.bodies.spliced(from, shape)?
         } else {
             let mut bodies = Vec::with_capacity(scene.bodies.len());
             for (i, body) in scene.bodies.iter().enumerate() {
@@ -264,13 +307,6 @@ impl Model {
                 }
             }
         }
-        let mut stopped: Vec<(usize, &str)> = affected
-            .iter()
-            .filter_map(|n| Some((*self.index.get(n)?, n.as_str())))
-            .filter(|&(o, _)| self.bodies[o].vars.is_some())
-            .filter(|(_, n)| index.get(*n).is_none_or(|&i| scene.bodies[i].fixed))
-            .collect();
-        stopped.sort_unstable();
         let moving = selected
             .iter()
             .filter(|&&i| !scene.bodies[i].fixed)
@@ -309,6 +345,9 @@ impl Model {
         let owners;
         let slots = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
             &self.slots
+        } else if spliced.is_some() {
+            owners = moved_slots(&self.slots, &body_map, (&bodies, &selected), &plan.freed);
+            &owners
         } else {
             owners = slot_owners(&bodies);
             &owners
@@ -441,7 +480,16 @@ impl Model {
                 }
             }
             self.constraints = constraints;
-            self.slots = slot_owners(&self.bodies);
+            self.slots = if spliced.is_some() {
+                moved_slots(
+                    &self.slots,
+                    &body_map,
+                    (&self.bodies, &selected),
+                    &plan.freed,
+                )
+            } else {
+                slot_owners(&self.bodies)
+            };
         } else if !(plan.taken.is_empty() && plan.freed.is_empty()) {
             self.slots = slot_owners(&self.bodies);
         }
@@ -561,6 +609,109 @@ impl Model {
             self.works.insert(at, work);
         }
     }
+}
+
+impl Model {
+    /// For each body of `scene`, its place in this model (`None` if added), when the edit
+    /// `changes` describes added or removed bodies and kept the others in their order, and
+    /// the added bodies' names are new; `None` otherwise (bodies moved, or a name is used
+    /// twice), for the caller to index the names anew (and report the name used twice).
+    fn body_places(&self, scene: &Scene, changes: &SceneDiff) -> Option<Vec<Option<usize>>> {
+        let mut removed = vec![false; self.bodies.len()];
+        let mut added = Vec::new();
+        for c in changes
+            .changes
+            .iter()
+            .filter(|c| c.kind == ElementKind::Body)
+        {
+            match (c.change, c.old, c.new) {
+                (ChangeKind::Removed, Some(i), _) => removed[i] = true,
+                (ChangeKind::Added, _, Some(j)) => added.push(j),
+                _ => {}
+            }
+        }
+        added.sort_unstable();
+        let mut kept = (0..removed.len()).filter(|&i| !removed[i]);
+        let mut places = Vec::with_capacity(scene.bodies.len());
+        for (j, body) in scene.bodies.iter().enumerate() {
+            if added.binary_search(&j).is_ok() {
+                places.push(None);
+                continue;
+            }
+            let i = kept.next()?;
+            if self.bodies[i].name != body.name {
+                return None;
+            }
+            places.push(Some(i));
+        }
+        if kept.next().is_some() {
+            return None;
+        }
+        let mut names = FxHashSet::default();
+        for &j in &added {
+            let name = scene.bodies[j].name.as_str();
+            let kept = self.index.get(name).is_some_and(|&i| !removed[i]);
+            if kept || !names.insert(name) {
+                return None;
+            }
+        }
+        Some(places)
+    }
+}
+
+/// `slots`, by slot the moving body holding it, after an edit that moved the bodies to their
+/// places in `map`, freed the slots `freed` and assembled the `selected` ones of `bodies`
+/// again (those that took or kept a slot among them): [`slot_owners`] of `bodies` without visiting every body.
+fn moved_slots(
+    slots: &[Option<usize>],
+    map: &Places,
+    (bodies, selected): (&Bodies, &[usize]),
+    freed: &[(String, usize)],
+) -> Vec<Option<usize>> {
+    let mut slots: Vec<Option<usize>> = slots
+        .iter()
+        .map(|b| b.and_then(|b| place(map, b)))
+        .collect();
+    for &(_, s) in freed {
+        slots[s] = None;
+    }
+    for &b in selected {
+        if let Some(vars) = bodies[b].vars {
+            let s = slot_of(vars);
+            if slots.len() <= s {
+                slots.resize(s + 1, None);
+            }
+            slots[s] = Some(b);
+        }
+    }
+    while slots.last() == Some(&None) {
+        slots.pop();
+    }
+    slots
+}
+
+/// `index`, the names of a model's bodies, moved to `scene` after an edit that added and
+/// removed bodies: `from` gives each body's place before the edit (`None` if added), `map`
+/// each old body's place after it. Only the names added and removed are hashed; the others
+/// change their places in turn.
+fn splice_index(
+    mut index: Arc<HashMap<String, usize>>,
+    scene: &Scene,
+    from: &[Option<usize>],
+    map: &[Option<usize>],
+) -> Arc<HashMap<String, usize>> {
+    let names = Arc::make_mut(&mut index);
+    names.retain(|_, i| match map[*i] {
+        Some(j) => {
+            *i = j;
+            true
+        }
+        None => false,
+    });
+    for (j, _) in from.iter().enumerate().filter(|(_, o)| o.is_none()) {
+        names.insert(scene.bodies[j].name.clone(), j);
+    }
+    index
 }
 
 /// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
