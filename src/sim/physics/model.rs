@@ -623,6 +623,12 @@ mod tests {
             list
         };
         assert_eq!(names(after), names(&fresh), "{new}");
+        let shapes = |m: &Model| -> Vec<(String, usize)> {
+            let mut list: Vec<_> = m.shapes.iter().map(|(n, &i)| (n.clone(), i)).collect();
+            list.sort_unstable();
+            list
+        };
+        assert_eq!(shapes(after), shapes(&fresh), "{new}");
         let constrained =
             |m: &Model| -> Vec<usize> { m.constraints.iter().map(Vec::len).collect() };
         assert_eq!(constrained(after), constrained(&fresh), "{new}");
@@ -757,7 +763,13 @@ mod tests {
         trajectory up points { {0 0 0 0} {1 0 1 0} } body c var pos
         force body c gravity {0 -9.81 0}
         link body1 a body2 c tightness 5";
-        let added = base.replace("body b", "body e shape ball init_pos {8 0 0}\nbody b");
+        // The added body with a shape set of its own before the others.
+        let added = base
+            .replace("body b", "body e shape small init_pos {8 0 0}\nbody b")
+            .replace(
+                "shape_set ball",
+                "shape_set small desc {sphere 0.2}\nshape_set ball",
+            );
         let deleted = base.replace("body b shape ball init_pos {2 0 0}", "");
         let both = added.replace("body b shape ball init_pos {2 0 0}", "");
         for (old, new) in [

@@ -33,6 +33,7 @@ use crate::scene::{ChangeKind, ElementChange, ElementKind, SceneDiff};
 use crate::sim::Changes;
 use crate::sym::Pool;
 use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// Nodes the pool may hold beyond twice its size when compiled whole before an update
@@ -262,7 +263,11 @@ impl Model {
         let index = match (fresh, &spliced, &body_map) {
             (Some(index), _, _) => index,
             (None, Some(from), Some(map)) => {
-                splice_index(std::mem::take(&mut self.index), scene, from, map)
+                let mut index = std::mem::take(&mut self.index);
+                let added = from.iter().enumerate().filter(|(_, o)| o.is_none());
+                let added = added.map(|(j, _)| (j, scene.bodies[j].name.as_str()));
+                splice_names(Arc::make_mut(&mut index), map, added);
+                index
             }
             // The model's names, checked for duplicates when they were compiled.
             _ => self.index.clone(),
@@ -270,15 +275,38 @@ impl Model {
         let selected = sorted(&index);
         let is_selected = |b: usize| selected.binary_search(&b).is_ok();
 
-        // Shape sets added or removed move the others: the index is made again.
-        let shapes_moved = changes.changes.iter().any(|c| {
-            c.kind == ElementKind::Shape
-                && matches!(c.change, ChangeKind::Added | ChangeKind::Removed)
+        // Shape sets added or removed move the others: the index follows them. (An entry is
+        // checked against the shape set's name when used, so a stale one costs a search.)
+        let shapes_moved = changes
+            .changes
+            .iter()
+            .filter(|c| c.kind == ElementKind::Shape);
+        let (added, removed) = shapes_moved.fold((0, 0), |(a, r), c| match c.change {
+            ChangeKind::Added => (a + 1, r),
+            ChangeKind::Removed => (a, r + 1),
+            _ => (a, r),
         });
-        let shapes = if shapes_moved {
-            shape_index(scene)
-        } else {
-            Arc::clone(&self.shapes)
+        let old_shapes = (scene.shapes.len() + removed).checked_sub(added);
+        let shapes = match old_shapes
+            .and_then(|n| places(changes, ElementKind::Shape, n, scene.shapes.len()))
+        {
+            Some(map) => {
+                let mut shapes = Arc::clone(&self.shapes);
+                let added =
+                    changes
+                        .changes
+                        .iter()
+                        .filter_map(|c| match (c.kind, c.change, c.new) {
+                            (ElementKind::Shape, ChangeKind::Added, Some(j)) => {
+                                Some((j, scene.shapes[j].name.as_str()))
+                            }
+                            _ => None,
+                        });
+                splice_names(Arc::make_mut(&mut shapes), &map, added);
+                shapes
+            }
+            None if added + removed > 0 => shape_index(scene),
+            None => Arc::clone(&self.shapes),
         };
         // The bodies after the edit: the selected ones anew, the others as they were.
         let mut bodies: Bodies = if same_bodies {
@@ -690,28 +718,24 @@ fn moved_slots(
     slots
 }
 
-/// `index`, the names of a model's bodies, moved to `scene` after an edit that added and
-/// removed bodies: `from` gives each body's place before the edit (`None` if added), `map`
-/// each old body's place after it. Only the names added and removed are hashed; the others
-/// change their places in turn.
-fn splice_index(
-    mut index: Arc<HashMap<String, usize>>,
-    scene: &Scene,
-    from: &[Option<usize>],
+/// Moves `index`, names by place, through an edit that moved each old place to its place in
+/// `map` (`None` if removed) and `added` the named places: only the names added and removed
+/// are hashed; the others change their places in turn.
+fn splice_names<'a, S: BuildHasher>(
+    index: &mut HashMap<String, usize, S>,
     map: &[Option<usize>],
-) -> Arc<HashMap<String, usize>> {
-    let names = Arc::make_mut(&mut index);
-    names.retain(|_, i| match map[*i] {
+    added: impl Iterator<Item = (usize, &'a str)>,
+) {
+    index.retain(|_, i| match map.get(*i).copied().flatten() {
         Some(j) => {
             *i = j;
             true
         }
         None => false,
     });
-    for (j, _) in from.iter().enumerate().filter(|(_, o)| o.is_none()) {
-        names.insert(scene.bodies[j].name.clone(), j);
+    for (j, name) in added {
+        index.entry(name.to_string()).or_insert(j);
     }
-    index
 }
 
 /// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
