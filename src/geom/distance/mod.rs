@@ -165,24 +165,9 @@ pub fn closest(
                     feature_b: feature::classify(b, &pick(|p| p.ib)),
                 }
             }
-            None => {
-                // Two spheres with coincident centres: every direction is as good.
-                let (ca, cb) = (pair.a.center(), pair.b.center());
-                let d = cb - ca;
-                let normal = if d.norm() > 0.0 {
-                    d.normalize()
-                } else {
-                    V3::z()
-                };
-                Contact {
-                    distance: d.norm() - ra - rb,
-                    point_a: ca + normal * ra,
-                    point_b: cb - normal * rb,
-                    normal,
-                    feature_a: Feature::Center,
-                    feature_b: Feature::Center,
-                }
-            }
+            // A flat difference of cores (two points) has no penetration direction; two
+            // spheres are answered before GJK, but any flat core is answered the same way.
+            None => between_spheres(&pair.a.center(), ra, &pair.b.center(), rb),
         },
     }
 }
