@@ -80,12 +80,7 @@ fn slave() -> Slave {
         .unwrap();
     subdocument.set_scene_text(SCENE).unwrap();
     let path = subdocument.create_rendition(320, 240).unwrap();
-    let rendition = RenditionProxyBlocking::builder(&connection)
-        .path(path)
-        .unwrap()
-        .cache_properties(CacheProperties::No)
-        .build()
-        .unwrap();
+    let rendition = RenditionProxyBlocking::uncached(&connection, path).unwrap();
     let (sender, frames) = mpsc::channel();
     let announced = rendition.receive_frame_ready().unwrap();
     std::thread::spawn(move || {

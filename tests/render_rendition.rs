@@ -28,7 +28,6 @@ use render_support::output_dir;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-use zbus::proxy::CacheProperties;
 
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 240;
@@ -74,12 +73,7 @@ impl Rendition {
         let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
         subdocument.set_scene_text(text).unwrap();
         let path = subdocument.create_rendition(WIDTH, HEIGHT).unwrap();
-        let rendition = RenditionProxyBlocking::builder(&connection)
-            .path(path)
-            .unwrap()
-            .cache_properties(CacheProperties::No)
-            .build()
-            .unwrap();
+        let rendition = RenditionProxyBlocking::uncached(&connection, path).unwrap();
         let reader = FrameReader::from_reply(rendition.get_frame_buffer().unwrap()).unwrap();
         Rendition {
             child,

@@ -308,12 +308,7 @@ fn reverse_playback_and_steps_land_on_the_expected_times() {
         )
         .unwrap();
     let path = subdocument.create_rendition(32, 32).unwrap();
-    let rendition = RenditionProxyBlocking::builder(&connection)
-        .path(path)
-        .unwrap()
-        .cache_properties(CacheProperties::No)
-        .build()
-        .unwrap();
+    let rendition = RenditionProxyBlocking::uncached(&connection, path).unwrap();
     wait_until("simulated", || subdocument.status().unwrap() == "ready");
     let time = || rendition.time().unwrap();
     let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
@@ -472,14 +467,7 @@ fn a_live_rendition_runs_in_real_time_and_a_drag_pulls_the_body() {
     let (mut child, connection) = start_slave();
     let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
     subdocument.set_scene_text(LIVE_SCENE).unwrap();
-    let rendition = |path| {
-        RenditionProxyBlocking::builder(&connection)
-            .path(path)
-            .unwrap()
-            .cache_properties(CacheProperties::No)
-            .build()
-            .unwrap()
-    };
+    let rendition = |path| RenditionProxyBlocking::uncached(&connection, path).unwrap();
     let live = rendition(subdocument.create_rendition(320, 240).unwrap());
     let other = rendition(subdocument.create_rendition(64, 48).unwrap());
     let frames = LiveFrames::new(&live);
@@ -615,12 +603,7 @@ fn a_live_rendition_too_costly_for_real_time_slows_down_and_keeps_answering() {
     let subdocument = SubdocumentProxyBlocking::new(&connection).unwrap();
     subdocument.set_scene_text(COSTLY_LIVE).unwrap();
     let path = subdocument.create_rendition(160, 120).unwrap();
-    let live = RenditionProxyBlocking::builder(&connection)
-        .path(path)
-        .unwrap()
-        .cache_properties(CacheProperties::No)
-        .build()
-        .unwrap();
+    let live = RenditionProxyBlocking::uncached(&connection, path).unwrap();
     assert_eq!(live.live_rate().unwrap(), 1.0);
     let properties = zbus::blocking::fdo::PropertiesProxy::builder(&connection)
         .destination("org.asgard.Asgard1")
@@ -925,12 +908,7 @@ fn a_scene_over_the_output_step_limit_is_refused_by_name_and_the_slave_keeps_ans
         assert_eq!(subdocument.get_scene_text().unwrap(), text);
         let duration = uncached.duration().unwrap();
         let rendition = subdocument.create_rendition(16, 16).unwrap();
-        let rendition = RenditionProxyBlocking::builder(&connection)
-            .path(rendition)
-            .unwrap()
-            .cache_properties(CacheProperties::No)
-            .build()
-            .unwrap();
+        let rendition = RenditionProxyBlocking::uncached(&connection, rendition).unwrap();
         rendition.seek(duration / 2.0).unwrap();
         assert_eq!(rendition.time().unwrap(), duration / 2.0);
         assert_eq!(rendition.size().unwrap(), (16, 16));

@@ -148,3 +148,18 @@ pub trait Rendition {
     #[zbus(signal)]
     fn frame_buffer_changed(&self, width: u32, height: u32) -> zbus::Result<()>;
 }
+
+impl RenditionProxyBlocking<'static> {
+    /// The rendition at `path` on a private `connection` to a slave, its properties read
+    /// uncached (see the module's doc): how a blocking host or test reaches a rendition it
+    /// created.
+    pub fn uncached(
+        connection: &zbus::blocking::Connection,
+        path: OwnedObjectPath,
+    ) -> zbus::Result<RenditionProxyBlocking<'static>> {
+        RenditionProxyBlocking::builder(connection)
+            .path(path)?
+            .cache_properties(zbus::proxy::CacheProperties::No)
+            .build()
+    }
+}
