@@ -18,10 +18,13 @@ mod xdotool;
 
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::image::{write_png, RgbaImage};
+use asgard::render::scene_frame::palette::CAMERA;
+use asgard::scene::camera_aim::{looking, Looking};
 use asgard::scene::{evaluate, Scene};
+use asgard::ui::scene_text::vector;
 use editor_support::*;
 use golden::{differences, golden, intermediate_pixels, MAX_DIFFERING, REGENERATE};
-use nalgebra::Point3;
+use nalgebra::{Point2, Point3, Vector3};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -992,6 +995,129 @@ fn a_camera_typed_in_the_control_panel_is_written_into_the_text() {
     wait_for("one undo to take the camera out", || {
         (editor.text() == TWO_BALLS).then_some(())
     });
+}
+
+/// A viewer not looking through the scene's camera shows it: a marker where it stands and one
+/// on the point it looks at, joined by a line. Shift and the left button drag the position;
+/// the camera command is written again, still looking at its point, in one undo step.
+#[test]
+fn dragging_the_cameras_position_rewrites_its_command() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let (mut camera, viewport) = first_view(&evaluate(TWO_BALLS).unwrap(), area);
+    // The middle button moves the view, which the viewer then keeps when a camera comes.
+    let press = (area.x + area.width / 2, area.y + area.height / 2);
+    let release = (press.0 - 40, press.1 - 30);
+    editor.xdotool(&["mousemove", &press.0.to_string(), &press.1.to_string()]);
+    editor.xdotool(&["mousedown", "2"]);
+    for k in 1..=4 {
+        let x = press.0 + (release.0 - press.0) * k / 4;
+        let y = press.1 + (release.1 - press.1) * k / 4;
+        editor.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+    }
+    editor.xdotool(&["mouseup", "2"]);
+    let in_picture = |(x, y): (i32, i32)| Point2::new(f64::from(x - area.x), f64::from(y - area.y));
+    camera.translate_in_screen_plane(in_picture(press), in_picture(release), &viewport);
+    let before = editor.screenshot(area);
+
+    let placed = Looking {
+        from: Vector3::new(1.0, 1.5, -1.0),
+        at: Vector3::new(2.0, 0.0, 0.0),
+    };
+    let with_camera = format!(
+        "{TWO_BALLS}camera pos {{1 1.5 -1}} rot {} center {{2 0 0}}\n",
+        vector(&placed.rotation().unwrap())
+    );
+    editor.set_text(&with_camera);
+    let on_screen = |p: Vector3<f64>| {
+        let seen = camera.project(&Point3::from(p), &viewport).unwrap();
+        (
+            area.x + seen.x.round() as i32,
+            area.y + seen.y.round() as i32,
+        )
+    };
+    let marker = on_screen(placed.from);
+    let looked_at = on_screen(placed.at);
+    let inside = |(x, y): (i32, i32)| {
+        (area.x + 20..area.x + area.width - 80).contains(&x)
+            && (area.y + 20..area.y + area.height - 40).contains(&y)
+    };
+    assert!(
+        inside(marker) && inside(looked_at),
+        "{marker:?} {looked_at:?} in {area:?}"
+    );
+    // The markers and the line between them are drawn where this view puts them.
+    let colour = CAMERA.map(|c| (c * 255.0).round() as u8);
+    let out = output_dir("camera-handles");
+    let shown = wait_for("the camera's markers drawn", || {
+        let now = editor.screenshot(area);
+        let near = |(x, y): (i32, i32)| {
+            pixels_near_at(
+                &now,
+                (x - area.x, y - area.y),
+                6,
+                colour[..3].try_into().unwrap(),
+                60,
+            )
+        };
+        (near(marker) > 10 && differing(&now, &before, 24) > 30).then_some(now)
+    });
+    write_png(&out.join("shown.png"), &shown).unwrap();
+
+    let to = (marker.0 + 50, marker.1 + 20);
+    shift_drag(&editor, marker, to);
+    let text = wait_for("the camera moved under the pointer in the text", || {
+        let text = editor.text();
+        let scene = evaluate(&text).ok()?;
+        let now = looking(scene.camera.as_ref()?).ok()?;
+        let seen = camera.project(&Point3::from(now.from), &viewport)?;
+        let off = (seen.x - f64::from(to.0 - area.x)).hypot(seen.y - f64::from(to.1 - area.y));
+        (off < 1.5).then_some(text)
+    });
+    write_png(&out.join("dragged.png"), &editor.screenshot(area)).unwrap();
+    assert!(
+        text.starts_with(&format!("{TWO_BALLS}camera pos {{"))
+            && text.ends_with(" center {2 0 0} scale 1\n")
+            && text.matches("camera ").count() == 1,
+        "the camera command alone is written again:\n{text}"
+    );
+    let scene = evaluate(&text).unwrap();
+    let now = looking(scene.camera.as_ref().unwrap()).unwrap();
+    assert!(
+        (now.at - placed.at).norm() < 1e-4,
+        "it still looks at its point: {text}"
+    );
+    let viewer = editor.window("Graphical viewer 1$");
+    editor.xdotool(&["windowfocus", "--sync", &viewer, "key", "ctrl+z"]);
+    wait_for("one undo to take the drag back", || {
+        (editor.text() == with_camera).then_some(())
+    });
+}
+
+/// How many pixels of `picture` within `radius` of `at` are within `tolerance` of `colour`.
+fn pixels_near_at(
+    picture: &RgbaImage,
+    at: (i32, i32),
+    radius: i32,
+    colour: [u8; 3],
+    tolerance: u8,
+) -> usize {
+    let mut count = 0;
+    for y in at.1 - radius..=at.1 + radius {
+        for x in at.0 - radius..=at.0 + radius {
+            let (Ok(px), Ok(py)) = (u32::try_from(x), u32::try_from(y)) else {
+                continue;
+            };
+            if picture
+                .pixel(px, py)
+                .is_some_and(|p| (0..3).all(|i| p[i].abs_diff(colour[i]) <= tolerance))
+            {
+                count += 1;
+            }
+        }
+    }
+    count
 }
 
 /// A trajectory's points are shown with their handles in a new viewer; Shift and the middle

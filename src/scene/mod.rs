@@ -18,6 +18,8 @@
 //!   `segments` for drawing); shapes convert to `geom` geometry and bodies give their mass
 //!   properties ([`Scene::body_mass_properties`]); captured expressions say what they refer
 //!   to ([`model::Expression::references`]).
+//! - [`camera_aim`] shows the `camera` command as where it stands and what it looks at, and
+//!   turns such a placing back into its rotation (the Camera fields, the camera's handles).
 //! - [`describe`] and [`scene_json`] are the two reports of `asgard check`.
 //! - [`starting_overlap`] finds bodies that start inside each other, which the simulation
 //!   refuses (`sim::Solver`) and `asgard check` reports at the later body.
@@ -49,6 +51,7 @@
 
 pub mod attribute;
 mod build;
+pub mod camera_aim;
 mod color;
 mod curve;
 mod describe;

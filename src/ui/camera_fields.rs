@@ -1,87 +1,56 @@
 //! The scene's camera in the control panel (4.1.7): where the camera is and the point it looks
-//! at, typed and entered, written into the text's `camera` command
-//! (`scene_text::write_camera`) as one undoable change, like Keep this view.
+//! at, typed and entered, written into the text's `camera` command as one undoable change,
+//! like Keep this view; and [`aimed`], the one way the fields and a graphical viewer's camera
+//! handles write a camera placed that way.
 //!
-//! People place a camera by where it stands and what it looks at, not by a rotation vector: the
-//! fields show the camera that way, and what is entered becomes the rotation that looks from
-//! the position at that point with y up, and that point becomes the centre the view turns and
-//! zooms about. The zoom (`scale`) is kept. A camera whose position, rotation or centre follows
-//! a trajectory or expressions is edited in the text: the fields then say so and take nothing.
+//! The fields show the camera as `scene::camera_aim` sees it; what is entered becomes the
+//! rotation that looks from the position at that point with y up, and that point becomes the
+//! centre the view turns and zooms about. The zoom (`scale`) is kept. A camera whose position,
+//! rotation or centre follows a trajectory or expressions is edited in the text: the fields
+//! then say so and take nothing.
 
 use super::editor::Editor;
 use super::fields::{apply_button, labelled_entry, typed_number};
 use super::scene_text::{number, write_camera, CameraView};
-use crate::scene::model::{Camera, CameraValue, Vec3};
+use crate::scene::camera_aim::{looking, Looking};
+use crate::scene::model::{Camera, Scene, Vec3};
+use crate::scene::Target;
 use crate::session::Event;
 use gtk::prelude::*;
 use gtk4 as gtk;
-use nalgebra::UnitQuaternion;
 use std::cell::OnceCell;
 use std::rc::Rc;
 
-/// How far off the view axis, relative to its distance, the camera's centre may be and still
-/// be shown as the point looked at (the rotation is written with six significant digits).
-const ON_AXIS: f64 = 1e-4;
-
-/// A camera as the fields show it: where it is and the point it looks at.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Looking {
-    pub from: Vec3,
-    pub at: Vec3,
-}
-
-/// The direction an unrotated camera looks in.
-fn ahead() -> Vec3 {
-    -Vec3::z()
-}
-
-/// How `camera` looks, when its position, rotation and centre are literals: the point looked
-/// at is its centre when that lies on the view axis, else the point of the axis as far away.
-pub fn looking(camera: &Camera) -> Result<Looking, String> {
-    let literal = |value: &CameraValue, option: &str| match value {
-        CameraValue::Constant(v) => Ok(v.value),
-        CameraValue::Trajectory(name) => Err(format!(
-            "the camera's {option} follows trajectory {name}: edit it in the text"
-        )),
-        CameraValue::Expressions(_) => Err(format!(
-            "the camera's {option} is computed by expressions: edit it in the text"
-        )),
+/// `text` (from which `scene` was evaluated) with the scene's camera looking from
+/// `looking.from` at `looking.at`: its `camera` command rewritten whole through
+/// `write_camera`, so position, rotation and centre agree, the zoom kept (a new camera's is
+/// 1). A camera driven by a trajectory or expressions is refused with the reason.
+pub fn aimed(text: &str, scene: &Scene, looking: Looking) -> Result<String, String> {
+    let scale = match &scene.camera {
+        Some(camera) => self::looking(camera).map(|_| camera.scale.value)?,
+        None => 1.0,
     };
-    let from = literal(&camera.pos, "pos")?;
-    let rot = literal(&camera.rot, "rot")?;
-    let centre = literal(&camera.center, "center")?;
-    let forward = UnitQuaternion::from_scaled_axis(rot) * ahead();
-    let distance = (centre - from).norm();
-    let on_axis = from + forward * distance;
-    let at = if (on_axis - centre).norm() <= ON_AXIS * distance && distance > 0.0 {
-        centre
-    } else {
-        from + forward * distance.max(1.0)
-    };
-    Ok(Looking { from, at })
-}
-
-/// The view from `looking.from` towards `looking.at` with y up (straight up or down, −z is
-/// the picture's up), turning and zooming about `looking.at`, at zoom `scale`.
-pub fn view_of(looking: Looking, scale: f64) -> Result<CameraView, String> {
-    let towards = looking.at - looking.from;
-    if towards.norm() == 0.0 {
-        return Err("the camera cannot look at the point where it stands".into());
-    }
-    let dir = towards.normalize();
-    let up = if dir.cross(&Vec3::y()).norm() < 1e-9 {
-        -Vec3::z()
-    } else {
-        Vec3::y()
-    };
-    // face_towards turns +z to its direction: the camera's −z is to look along `dir`.
-    let rotation = UnitQuaternion::face_towards(&-dir, &up);
-    Ok(CameraView {
+    let view = CameraView {
         pos: looking.from,
-        rot: rotation.scaled_axis(),
+        rot: looking.rotation()?,
         center: looking.at,
         scale,
-    })
+    };
+    write_camera(text, scene, &view).map_err(|e| e.reason)
+}
+
+/// `text` with the scene's camera handle `target` (its position, `Target::CameraPos`, or the
+/// point it looks at, `Target::CameraCenter`) dragged to `to`, the camera still looking at
+/// its point.
+pub fn moved(text: &str, scene: &Scene, target: Target, to: Vec3) -> Result<String, String> {
+    let camera = scene.camera.as_ref().ok_or("the scene has no camera")?;
+    let mut placed = looking(camera)?;
+    match target {
+        Target::CameraPos => placed.from = to,
+        Target::CameraCenter => placed.at = to,
+        _ => return Err(format!("{target:?} is not a handle of the camera")),
+    }
+    aimed(text, scene, placed)
 }
 
 /// The six entries: the camera's position, then the point it looks at.
@@ -176,15 +145,8 @@ fn apply(editor: &Editor, entries: &Entries) {
             editor.status("The text has an error: correct it, then set the camera.");
             return;
         };
-        let kept_scale = match &scene.camera {
-            Some(camera) => self::looking(camera).map(|_| camera.scale.value),
-            None => Ok(1.0),
-        };
-        let text = editor.session.text().to_owned();
-        kept_scale
-            .and_then(|scale| view_of(looking, scale))
-            .and_then(|view| write_camera(&text, &scene, &view).map_err(|e| e.reason))
-            .map(|written| (written != text).then_some(written))
+        let text = editor.session.text();
+        aimed(&text, &scene, looking).map(|written| (written != *text).then_some(written))
     };
     match written {
         Ok(Some(text)) => {
@@ -201,64 +163,45 @@ mod tests {
     use super::*;
     use crate::scene::evaluate;
 
-    fn camera(text: &str) -> Camera {
-        evaluate(text).unwrap().camera.unwrap()
-    }
-
     #[test]
-    fn a_typed_camera_looks_from_its_position_at_the_point_with_y_up() {
-        let wanted = Looking {
-            from: Vec3::new(2.0, 3.0, 15.0),
-            at: Vec3::new(0.0, 1.0, 0.0),
-        };
-        let view = view_of(wanted, 1.5).unwrap();
-        let turned = UnitQuaternion::from_scaled_axis(view.rot);
-        let dir = (wanted.at - wanted.from).normalize();
-        assert!((turned * ahead() - dir).norm() < 1e-12);
-        let right = turned * Vec3::x();
-        assert!(right.y.abs() < 1e-12, "no roll: {right:?}");
-        assert!((turned * Vec3::y()).y > 0.0, "y is up");
-        assert_eq!((view.center, view.scale), (wanted.at, 1.5));
-        let down = Looking {
-            from: Vec3::new(0.0, 10.0, 0.0),
-            at: Vec3::zeros(),
-        };
-        let turned = UnitQuaternion::from_scaled_axis(view_of(down, 1.0).unwrap().rot);
-        assert!((turned * ahead() + Vec3::y()).norm() < 1e-12);
-        let nowhere = Looking {
-            from: Vec3::x(),
-            at: Vec3::x(),
-        };
-        assert!(view_of(nowhere, 1.0).is_err());
-    }
-
-    #[test]
-    fn a_written_camera_is_shown_as_it_was_typed() {
-        let typed = Looking {
-            from: Vec3::new(2.0, 3.0, 15.0),
-            at: Vec3::new(0.0, 1.0, 0.0),
-        };
-        let view = view_of(typed, 1.0).unwrap();
-        let text = format!(
-            "camera pos {{2 3 15}} rot {} center {{0 1 0}}",
-            super::super::scene_text::vector(&view.rot)
+    fn a_dragged_camera_handle_rewrites_the_command_still_looking_at_its_point() {
+        let text = "shape_set s desc {sphere 1}\nbody b shape s\n\
+                    camera pos {0 1 10} center {0 1 0} scale 2 ;# mine\n";
+        let scene = evaluate(text).unwrap();
+        let to = Vec3::new(3.0, 2.0, 8.0);
+        let written = moved(text, &scene, Target::CameraPos, to).unwrap();
+        assert_eq!(written.matches("camera ").count(), 1, "{written}");
+        assert!(
+            written.ends_with(" center {0 1 0} scale 2 ;# mine\n"),
+            "{written}"
         );
-        assert_eq!(looking(&camera(&text)), Ok(typed));
-        // Off the axis, the centre is not what is looked at: the axis point as far away is.
-        let shown = looking(&camera("camera pos {0 0 10} center {3 0 0}")).unwrap();
-        let far = 109f64.sqrt();
-        assert!((shown.at - Vec3::new(0.0, 0.0, 10.0 - far)).norm() < 1e-12);
+        let camera = evaluate(&written).unwrap().camera.unwrap();
+        let placed = looking(&camera).unwrap();
+        assert!((placed.from - to).norm() < 1e-5, "{written}");
+        assert!(
+            (placed.at - Vec3::new(0.0, 1.0, 0.0)).norm() < 1e-5,
+            "{written}"
+        );
+        // The point looked at moves; the camera stays and turns towards it.
+        let scene = evaluate(&written).unwrap();
+        let at = Vec3::new(1.0, 0.0, 0.0);
+        let turned = moved(&written, &scene, Target::CameraCenter, at).unwrap();
+        let scene = evaluate(&turned).unwrap();
+        let placed = looking(scene.camera.as_ref().unwrap()).unwrap();
+        assert!((placed.from - to).norm() < 1e-5 && (placed.at - at).norm() < 1e-5);
+        assert!(turned.ends_with(" scale 2 ;# mine\n"), "{turned}");
+        assert_eq!(
+            moved(&turned, &scene, Target::CameraPos, at),
+            Err("the camera cannot look at the point where it stands".into())
+        );
     }
 
     #[test]
-    fn a_camera_that_moves_is_edited_in_the_text() {
-        let moving = camera(
-            "trajectory p points {{0 0 0 10} {1 1 0 10}}\ncamera pos p\n\
-             shape_set s desc {sphere 1}\nbody b shape s",
-        );
-        let reason = looking(&moving).unwrap_err();
-        assert!(reason.contains("follows trajectory p"), "{reason}");
-        let turning = camera("camera rot {0 {$t} 0}");
-        assert!(looking(&turning).unwrap_err().contains("expressions"));
+    fn a_camera_on_a_trajectory_is_not_moved_by_its_handles() {
+        let text = "trajectory p points {{0 0 5 0} {1 1 5 0}}\ncamera pos p\n\
+                    shape_set s desc {sphere 1}\nbody b shape s";
+        let scene = evaluate(text).unwrap();
+        let refused = moved(text, &scene, Target::CameraPos, Vec3::x()).unwrap_err();
+        assert!(refused.contains("follows trajectory p"), "{refused}");
     }
 }

@@ -186,13 +186,7 @@ impl Gestures {
                     Gesture::Handle(Box::new(handle.clone())),
                     Effect::DragStarted(Box::new(handle)),
                 ),
-                Some(handle) => (
-                    Gesture::Idle,
-                    Effect::Refused(format!(
-                        "{} cannot be edited graphically: it is not a literal of a command that created only this element.",
-                        handle.label
-                    )),
-                ),
+                Some(handle) => (Gesture::Idle, Effect::Refused(handle.refusal())),
                 None if s.selects => (Gesture::Click(Click::Select), Effect::Nothing),
                 None => (self.view(pressed, at), Effect::Nothing),
             },

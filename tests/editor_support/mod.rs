@@ -273,6 +273,14 @@ impl Editor {
         self.try_text().expect("the editor answers GetSceneText")
     }
 
+    /// Replaces the scene text over D-Bus, as a host does (one undo step in the editor).
+    pub fn set_text(&self, text: &str) {
+        let proxy = self.proxy().expect("the editor is on the bus");
+        let () = proxy
+            .call("SetSceneText", &(text,))
+            .unwrap_or_else(|e| panic!("SetSceneText: {e}"));
+    }
+
     /// Asks the editor over D-Bus to open a window: graphical, language, shape, trajectory or
     /// control-panel.
     pub fn open_editor(&self, kind: &str) {

@@ -38,7 +38,7 @@ use crate::render::frame::{
     Arrow, Frame, Handle as FrameHandle, Light, Line, Object, Polyline, Rgba,
 };
 use crate::render::mesh::{MeshKey, MeshLibrary};
-use crate::scene::handles::{handles, Handle, HandleScales};
+use crate::scene::handles::{handles, Handle, HandleKind, HandleScales};
 use crate::scene::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
 use crate::scene::shapes::{SceneShapes, ShapeError};
 use crate::scene::state::BodyStates;
@@ -264,11 +264,25 @@ impl SceneFrames {
         }
         let mut framed_handles = Vec::new();
         if !options.handles.is_empty() {
-            for (handle, framed) in self.handles(scene, options) {
+            // The camera's handles are joined by a line: where it stands to what it sees.
+            let mut camera = (None, None);
+            for (handle, kind, framed) in self.handles(scene, options) {
+                match kind {
+                    HandleKind::CameraPosition => camera.0 = Some(handle.position),
+                    HandleKind::CameraTarget => camera.1 = Some(handle.position),
+                    _ => {}
+                }
                 if framed {
                     framed_handles.push(handle.position);
                 }
                 frame.handles.push(handle);
+            }
+            if let (Some(from), Some(to)) = camera {
+                frame.lines.push(Line {
+                    from,
+                    to,
+                    colour: palette::CAMERA,
+                });
             }
         }
         let fitted = match &options.camera {
@@ -392,9 +406,14 @@ impl SceneFrames {
         objects
     }
 
-    /// The handles `options` shows, each with whether a fitted view should take it in (the
-    /// floor's are left to the floor, which a fitted view leaves out too).
-    fn handles(&self, scene: &Scene, options: &FrameOptions) -> Vec<(FrameHandle, bool)> {
+    /// The handles `options` shows, each with its kind and whether a fitted view should take
+    /// it in (the floor's are left to the floor, which a fitted view leaves out too, and the
+    /// camera's to the camera: a fitted view is for the bodies).
+    fn handles(
+        &self,
+        scene: &Scene,
+        options: &FrameOptions,
+    ) -> Vec<(FrameHandle, HandleKind, bool)> {
         let found;
         let all = match self.handles.get_or_init(|| {
             (
@@ -410,7 +429,7 @@ impl SceneFrames {
         };
         all.iter()
             .enumerate()
-            .filter(|(_, h)| options.handles.contains(&h.kind))
+            .filter(|(_, h)| options.shows_handles(h.kind))
             .map(|(i, h)| {
                 let handle = FrameHandle {
                     position: Point3::from(h.position),
@@ -421,7 +440,7 @@ impl SceneFrames {
                     h.target,
                     Target::BodyInit { body, .. } if Some(body) == self.floor
                 );
-                (handle, !on_floor)
+                (handle, h.kind, !on_floor && !h.kind.is_camera())
             })
             .collect()
     }

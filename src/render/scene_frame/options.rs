@@ -72,6 +72,13 @@ impl Default for FrameOptions {
 }
 
 impl FrameOptions {
+    /// Whether handles of `kind` are drawn (and picked): the kinds of [`FrameOptions::handles`],
+    /// the camera's only in a picture not seen through the scene's camera, where they would sit
+    /// at the eye and in the middle of the picture.
+    pub fn shows_handles(&self, kind: HandleKind) -> bool {
+        self.handles.contains(&kind) && !(kind.is_camera() && self.camera == CameraChoice::Scene)
+    }
+
     /// Options for the editor: every handle, vector and trajectory shown, with the gizmo.
     pub fn editing(scales: HandleScales) -> FrameOptions {
         FrameOptions {

@@ -31,6 +31,8 @@ pub const ANGULAR_VELOCITY: Rgba = [0.10, 0.45, 0.45, 1.0];
 pub const FORCE: Rgba = [0.80, 0.10, 0.10, 1.0];
 pub const TORQUE: Rgba = [0.75, 0.35, 0.05, 1.0];
 pub const TRAJECTORY: Rgba = [0.55, 0.20, 0.75, 1.0];
+/// The camera's position handle and the line to the point it looks at.
+pub const CAMERA: Rgba = [0.15, 0.55, 0.85, 1.0];
 
 /// A scene colour as an opaque RGBA colour.
 pub fn rgba(colour: Color) -> Rgba {
@@ -51,5 +53,7 @@ pub fn handle(kind: HandleKind) -> Rgba {
         HandleKind::TrajectoryPoint => TRAJECTORY,
         HandleKind::LightPosition => [1.0, 1.0, 1.0, 1.0],
         HandleKind::LightDirection => [0.85, 0.85, 0.55, 1.0],
+        HandleKind::CameraPosition => CAMERA,
+        HandleKind::CameraTarget => [0.55, 0.80, 0.95, 1.0],
     }
 }

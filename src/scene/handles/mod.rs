@@ -3,8 +3,8 @@
 //! [`handles`] lists, for a scene in its initial state, a [`Handle`] for every spatial
 //! parameter the dissertation lets the user drag: a body's position and rotation, its initial
 //! velocity and angular velocity, a force's point of application and head, a torque's head,
-//! the end points of links, the control points of trajectories, and a light's position and
-//! direction. Each names the parameter it edits as a source-map [`Target`], sits where the
+//! the end points of links, the control points of trajectories, a light's position and
+//! direction, and the camera's position and the point it looks at. Each names the parameter it edits as a source-map [`Target`], sits where the
 //! viewer draws it, says whether the text lets it be edited, and carries its value as a label.
 //!
 //! Dragging turns a pointer ray into the parameter's new value ([`Handle::drag`]): the handle
@@ -14,7 +14,10 @@
 //! nearest the viewer under the pointer (figure 4.5) unless the drag is free. [`Edit::patch`]
 //! writes the result into the text.
 
-use super::model::{ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3};
+use super::camera_aim::{looking, Looking};
+use super::model::{
+    Camera, CameraValue, ForceKind, ForceValue, LightKind, LinkTarget, Scene, Vec3,
+};
 use super::shapes::SceneShapes;
 use super::state::BodyState;
 use super::{patch, EditValue, InitVar, PatchError, Target, TextEdit};
@@ -55,10 +58,14 @@ pub enum HandleKind {
     LightPosition,
     /// The head of a directional light's direction.
     LightDirection,
+    /// Where the scene's camera stands.
+    CameraPosition,
+    /// The point the scene's camera looks at.
+    CameraTarget,
 }
 
 impl HandleKind {
-    pub const ALL: [HandleKind; 11] = [
+    pub const ALL: [HandleKind; 13] = [
         HandleKind::BodyPosition,
         HandleKind::BodyRotation,
         HandleKind::Velocity,
@@ -70,7 +77,14 @@ impl HandleKind {
         HandleKind::TrajectoryPoint,
         HandleKind::LightPosition,
         HandleKind::LightDirection,
+        HandleKind::CameraPosition,
+        HandleKind::CameraTarget,
     ];
+
+    /// The camera's handles, which a picture seen through the scene's camera leaves out.
+    pub fn is_camera(self) -> bool {
+        matches!(self, HandleKind::CameraPosition | HandleKind::CameraTarget)
+    }
 }
 
 /// How long vector handles are drawn: a vector handle sits at `base + value × scale`.
@@ -207,6 +221,8 @@ pub struct Handle {
     pub editable: bool,
     /// The parameter's value as the viewer shows it next to the handle or while dragging.
     pub label: String,
+    /// Why the handle is not editable, when its own reason says more than the usual one.
+    refusal: Option<String>,
     rule: Rule,
 }
 
@@ -292,6 +308,17 @@ impl fmt::Display for DragError {
 impl std::error::Error for DragError {}
 
 impl Handle {
+    /// Why a drag of this handle is refused, for a handle that is not editable.
+    pub fn refusal(&self) -> String {
+        match &self.refusal {
+            Some(reason) => format!("{}: {reason}.", self.label),
+            None => format!(
+                "{} cannot be edited graphically: it is not a literal of a command that created only this element.",
+                self.label
+            ),
+        }
+    }
+
     /// The parameter's new value when the pointer's ray is `drag.ray`. `shapes` must be the
     /// scene's shapes (link ends are kept on them).
     pub fn drag(&self, drag: &Drag, shapes: &SceneShapes) -> Result<Edit, DragError> {
@@ -365,6 +392,7 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
             position,
             editable: editable.contains(&target),
             label,
+            refusal: None,
             rule,
         })
     };
@@ -540,7 +568,68 @@ pub fn handles(scene: &Scene, shapes: &SceneShapes, scales: &HandleScales) -> Ve
             );
         }
     }
+    if let Some(camera) = &scene.camera {
+        out.extend(camera_handles(scene, camera));
+    }
     out
+}
+
+/// The camera's handles: where it stands and the point it looks at (`camera_aim`), dragged
+/// as points; the editor rewrites the whole command so the camera keeps looking at its point.
+/// A camera driven by a trajectory or expressions shows its handles where it starts, when
+/// that is known without simulating, refusing drags with the reason.
+fn camera_handles(scene: &Scene, camera: &Camera) -> Vec<Handle> {
+    let (placed, refusal) = match looking(camera) {
+        Ok(placed) if camera.origin.editable => (Some(placed), None),
+        Ok(placed) => (
+            Some(placed),
+            Some(
+                "the camera was made by a command that ran more than once: edit it in the text"
+                    .to_owned(),
+            ),
+        ),
+        Err(reason) => {
+            let start = |value: &CameraValue| match value {
+                CameraValue::Constant(v) => Some(v.value),
+                CameraValue::Expressions(e) => e.constant(),
+                CameraValue::Trajectory(name) => scene
+                    .trajectory(name)
+                    .map(|t| t.position(scene.simulator.start)),
+            };
+            let placed = start(&camera.pos)
+                .zip(start(&camera.center))
+                .map(|(from, at)| Looking { from, at });
+            (placed, Some(reason))
+        }
+    };
+    let Some(placed) = placed else {
+        return Vec::new();
+    };
+    [
+        (
+            HandleKind::CameraPosition,
+            Target::CameraPos,
+            placed.from,
+            "camera pos",
+        ),
+        (
+            HandleKind::CameraTarget,
+            Target::CameraCenter,
+            placed.at,
+            "camera looks at",
+        ),
+    ]
+    .into_iter()
+    .map(|(kind, target, position, what)| Handle {
+        kind,
+        target,
+        position,
+        editable: refusal.is_none(),
+        label: labelled(what, &position),
+        refusal: refusal.clone(),
+        rule: Rule::Point,
+    })
+    .collect()
 }
 
 /// How far from the centre of mass a body's rotation handle sits: just outside its shape.

@@ -255,3 +255,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_camera_has_a_handle_where_it_stands_and_one_on_the_point_it_looks_at() {
+    let f = fixture(
+        "shape_set ball desc {sphere 1}\nbody b shape ball\n\
+         camera pos {0 1 10} center {0 1 0}",
+    );
+    let position = f.handle(Target::CameraPos);
+    let target = f.handle(Target::CameraCenter);
+    assert_eq!(position.kind, HandleKind::CameraPosition);
+    assert_eq!(position.position, Vec3::new(0.0, 1.0, 10.0));
+    assert_eq!(target.kind, HandleKind::CameraTarget);
+    assert_eq!(target.position, Vec3::new(0.0, 1.0, 0.0));
+    assert!(position.editable && target.editable);
+    // Dragged as points: the value is where the pointer puts it.
+    let edit = position
+        .drag(&from_front(2.0, 3.0, false), &f.shapes)
+        .unwrap();
+    assert_eq!(vector(&edit), Vec3::new(2.0, 3.0, 10.0));
+
+    // A camera on a trajectory shows where it starts, and refuses a drag with the reason.
+    let f = fixture(
+        "trajectory p points {{0 0 1 9} {1 5 1 9}}\ncamera pos p center {0 0 0}\n\
+         shape_set ball desc {sphere 1}\nbody b shape ball",
+    );
+    let moving = f.handle(Target::CameraPos);
+    assert_eq!(moving.position, Vec3::new(0.0, 1.0, 9.0));
+    assert!(!moving.editable);
+    let why = moving.refusal();
+    assert!(
+        why.contains("follows trajectory p: edit it in the text"),
+        "{why}"
+    );
+    assert!(f.handles.iter().all(|h| !h.kind.is_camera() || !h.editable));
+}

@@ -39,7 +39,7 @@ pub use time_bar::TimeScale;
 pub use viewer::{initial_options, initial_view, INITIAL_HANDLES};
 
 /// The check buttons at the right: handle kinds shown together.
-const HANDLE_GROUPS: [(&str, &[HandleKind]); 9] = [
+const HANDLE_GROUPS: [(&str, &[HandleKind]); 10] = [
     ("Position", &[HandleKind::BodyPosition]),
     ("Rotation", &[HandleKind::BodyRotation]),
     ("Velocity", &[HandleKind::Velocity]),
@@ -51,6 +51,10 @@ const HANDLE_GROUPS: [(&str, &[HandleKind]); 9] = [
     (
         "Lights",
         &[HandleKind::LightPosition, HandleKind::LightDirection],
+    ),
+    (
+        "Camera",
+        &[HandleKind::CameraPosition, HandleKind::CameraTarget],
     ),
 ];
 

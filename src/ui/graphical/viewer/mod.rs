@@ -115,7 +115,7 @@ pub struct Viewer {
 }
 
 /// The handle kinds shown in a new viewer.
-pub const INITIAL_HANDLES: [HandleKind; 9] = [
+pub const INITIAL_HANDLES: [HandleKind; 11] = [
     HandleKind::BodyPosition,
     // A new trajectory is seen, with its points ready to drag, without ticking anything.
     HandleKind::TrajectoryPoint,
@@ -126,6 +126,9 @@ pub const INITIAL_HANDLES: [HandleKind; 9] = [
     HandleKind::LinkEnd,
     HandleKind::LightPosition,
     HandleKind::LightDirection,
+    // The camera, in a view that does not look through it.
+    HandleKind::CameraPosition,
+    HandleKind::CameraTarget,
 ];
 
 impl Viewer {
@@ -303,9 +306,10 @@ impl Viewer {
             .unwrap_or_default()
     }
 
-    /// The handles of the kinds shown, with their indices in [`Viewer::handles`].
+    /// The handles of the kinds shown in the last picture, with their indices in
+    /// [`Viewer::handles`].
     fn visible_handles(&self) -> Vec<(usize, Handle)> {
-        let shown = self.options.borrow().handles.clone();
+        let options = self.options.borrow();
         self.prepared
             .borrow()
             .as_ref()
@@ -313,7 +317,7 @@ impl Viewer {
                 p.handles
                     .iter()
                     .enumerate()
-                    .filter(|(_, h)| shown.contains(&h.kind))
+                    .filter(|(_, h)| options.shows_handles(h.kind))
                     .map(|(i, h)| (i, h.clone()))
                     .collect()
             })
@@ -572,8 +576,10 @@ impl Scenery for Viewer {
         };
         let camera = self.camera_choice(&scene, &prepared.frames, viewport);
         let follows_scene = camera == CameraChoice::Scene;
+        // Kept, so the handles picked are those of this picture (the camera's are left out of
+        // a view through the scene's camera).
+        self.options.borrow_mut().camera = camera;
         let mut options = self.options.borrow().clone();
-        options.camera = camera;
         options.stage = self.stage(&scene, &prepared.frames);
         let selection = self.editor.selection();
         options.selected_bodies = scene

@@ -5,9 +5,10 @@
 
 use super::{point_ref, Viewer};
 use crate::render::pick::{self, body_under, nearest_handle, pointer_ray};
-use crate::scene::handles::{Handle, HandleKind};
+use crate::scene::handles::{Edit, Handle, HandleKind};
 use crate::scene::state::{BodyStates, InitialStates};
-use crate::scene::Target;
+use crate::scene::{EditValue, ElementKind, Target};
+use crate::ui::camera_fields::moved;
 use crate::ui::create::{without_residue, BodyClick, Click as CreateClick};
 use crate::ui::scene_text::{delete_control_point, insert_control_point};
 use crate::view::camera::PICK_RADIUS;
@@ -214,6 +215,9 @@ impl Viewer {
                 self.show_value(Some(handle.label.clone()));
                 self.highlight(Some(handle.target));
             }
+            Effect::Edit(edit) if edit.target.element().kind == ElementKind::Camera => {
+                self.move_camera(edit)
+            }
             Effect::Edit(edit) => {
                 let edited = self
                     .editor
@@ -273,6 +277,37 @@ impl Viewer {
                     run.release();
                 }
             }
+        }
+    }
+
+    /// A drag of the camera's position or of the point it looks at: the whole `camera`
+    /// command is written again (`camera_fields::moved`), so the camera keeps looking at its
+    /// point; each step joins the drag's one undo step.
+    fn move_camera(&self, edit: Edit) {
+        let EditValue::Vector(to) = edit.value else {
+            return;
+        };
+        let written = {
+            let Some(scene) = self.editor.session.scene() else {
+                return;
+            };
+            let text = self.editor.session.text();
+            moved(&text, &scene, edit.target, to)
+                .map(|written| (written != *text).then_some(written))
+        };
+        match written {
+            Ok(Some(text)) => {
+                self.editor.session.set_text(text, Some(self.view_id));
+                let label = self
+                    .handles()
+                    .into_iter()
+                    .find(|h| h.target == edit.target)
+                    .map(|h| h.label);
+                self.show_value(label);
+                self.highlight(Some(edit.target));
+            }
+            Ok(None) => {}
+            Err(reason) => self.say(&format!("Cannot move the camera: {reason}.")),
         }
     }
 
