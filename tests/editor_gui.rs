@@ -661,6 +661,68 @@ fn the_shape_editor_takes_typed_radius_and_positions() {
     assert_ne!(text, applied);
 }
 
+/// In the shape editor, Shift and the middle button add a vertex to the selected polyhedron
+/// (a new box) under the pointer, and Shift and the right button on it delete it again; Apply
+/// writes each into the text.
+#[test]
+fn the_shape_editor_adds_and_deletes_a_vertex() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    // How far the polyhedron reaches from the origin, where the new box is centred.
+    let reach = |text: &str| {
+        let scene = evaluate(text).ok()?;
+        let part = scene.shape("shape1")?.parts.first()?.clone();
+        match &part.geometry {
+            asgard::scene::model::Geometry::Polyhedron { vertices } => vertices
+                .iter()
+                .map(|v| (part.pos + v).norm())
+                .reduce(f64::max),
+            _ => None,
+        }
+    };
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+b", "alt+a"]);
+    let corner = 0.75f64.sqrt();
+    let boxed = wait_for("the new box in the text", || {
+        let text = editor.text();
+        reach(&text)
+            .is_some_and(|r| (r - corner).abs() < 1e-6)
+            .then_some(text)
+    });
+    let window = editor.geometry(&id);
+    let view = wait_for("the shape editor's view drawn", || {
+        picture_area(&editor.screenshot(window), window)
+    });
+    // Left of the box, in the plane through its centre: a vertex on the hull, far out.
+    let (x, y) = (
+        (view.x + view.width / 8).to_string(),
+        (view.y + view.height / 3).to_string(),
+    );
+    let shift_click = |button: &str| {
+        editor.xdotool(&["mousemove", &x, &y, "keydown", "shift", "click", button]);
+        editor.xdotool(&["keyup", "shift", "key", "alt+a"]);
+    };
+    shift_click("2");
+    let added = wait_for("the added vertex in the text", || {
+        let text = editor.text();
+        reach(&text)
+            .is_some_and(|r| r > 2.0 * corner)
+            .then_some(text)
+    });
+    write_png(
+        &output_dir("shape-vertex").join("added.png"),
+        &editor.screenshot(window),
+    )
+    .unwrap();
+    shift_click("3");
+    wait_for("the added vertex deleted in the text", || {
+        (editor.text() == boxed).then_some(())
+    });
+    assert_ne!(added, boxed);
+}
+
 /// The shape editor opened on an existing shape from the control panel's Shapes menu starts
 /// on its first point; a radius typed there and applied changes only the size, and the
 /// colour word the shape was written with stays (`color orange`, not its numbers).
@@ -726,11 +788,12 @@ fn gone(editor: &Editor, name: &str) {
 }
 
 /// Import hull in the shape editor makes a polyhedron of the convex hull of a Wavefront OBJ
-/// file's vertices (a cube with a point inside: eight vertices), which Done writes into the
-/// text as one shape set. A file with a bad line is refused in a window (saying FILE:LINE,
-/// as a scene's errors are) and imports nothing.
+/// file's vertices (a cube with a point inside: eight vertices) and one of an ASCII STL
+/// file's (two triangles of a tetrahedron: four), which Done writes into the text as one
+/// shape set. A file with a bad line is refused in a window (saying FILE:LINE, as a scene's
+/// errors are) and imports nothing.
 #[test]
-fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
+fn the_shape_editor_imports_the_convex_hulls_of_obj_and_stl_files() {
     let (dir, file) = scene_file(TWO_BALLS);
     let mesh = dir.path().join("cube.obj");
     let mut obj = String::from("# a cube of side 2 and a point inside it\no cube\n");
@@ -740,6 +803,26 @@ fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
     }
     obj.push_str("v 0 3 0\nf 1 2 3\n");
     std::fs::write(&mesh, obj).unwrap();
+    let stl = dir.path().join("tetrahedron.stl");
+    let facet = |corners: [[i32; 3]; 3]| {
+        let vertices: String = corners
+            .iter()
+            .map(|[x, y, z]| format!("      vertex {x} {y} {z}\n"))
+            .collect();
+        format!("  facet normal 0 0 1\n    outer loop\n{vertices}    endloop\n  endfacet\n")
+    };
+    let tetrahedron = [
+        facet([[5, 0, 0], [7, 0, 0], [5, 2, 0]]),
+        facet([[5, 0, 0], [5, 2, 0], [5, 0, 2]]),
+    ];
+    std::fs::write(
+        &stl,
+        format!(
+            "solid tetrahedron\n{}endsolid tetrahedron\n",
+            tetrahedron.concat()
+        ),
+    )
+    .unwrap();
     let broken = dir.path().join("broken.obj");
     std::fs::write(&broken, "v 0 0 0\nv 1 oops 0\n").unwrap();
     let editor = Editor::start(&file);
@@ -760,6 +843,9 @@ fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
     editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+i"]);
     editor.choose_file("Import the convex hull of a mesh", &mesh);
     gone(&editor, "^Import the convex hull");
+    editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+i"]);
+    editor.choose_file("Import the convex hull of a mesh", &stl);
+    gone(&editor, "^Import the convex hull");
     editor.xdotool(&["windowfocus", "--sync", &id, "key", "alt+d"]);
     let text = wait_for("the imported shape in the text", || {
         let text = editor.text();
@@ -767,7 +853,25 @@ fn the_shape_editor_imports_the_convex_hull_of_an_obj_file() {
     });
     let scene = evaluate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let shape = scene.shape("shape1").unwrap();
-    assert_eq!(shape.parts.len(), 1);
+    assert_eq!(shape.parts.len(), 2, "{text}");
+    let corners = |k: usize| {
+        let part = &shape.parts[k];
+        let asgard::scene::model::Geometry::Polyhedron { vertices } = &part.geometry else {
+            panic!("not a polyhedron: {text}");
+        };
+        let mut corners: Vec<[i64; 3]> = vertices
+            .iter()
+            .map(|v| (part.pos + v).map(|c| (c * 1e6).round() as i64 / 1_000_000))
+            .map(|v| [v.x, v.y, v.z])
+            .collect();
+        corners.sort();
+        corners
+    };
+    assert_eq!(
+        corners(1),
+        [[5, 0, 0], [5, 0, 2], [5, 2, 0], [7, 0, 0]],
+        "the STL file's four vertices: {text}"
+    );
     let part = &shape.parts[0];
     let asgard::scene::model::Geometry::Polyhedron { vertices } = &part.geometry else {
         panic!("not a polyhedron: {text}");
@@ -1118,6 +1222,38 @@ fn pixels_near_at(
         }
     }
     count
+}
+
+/// The viewer's transport keys land where a video player's do: End shows the finish, Left
+/// steps one `simulator step` back, `]` doubles the speed and `r` reverses it, space plays
+/// backwards to the start, and Right steps forward; the time and rate are read from the
+/// viewer's `time` and `rate` actions over D-Bus.
+#[test]
+fn reverse_playback_rate_and_step_land_on_the_expected_times() {
+    let (_dir, file) = scene_file(TWO_BALLS);
+    let editor = Editor::start(&file);
+    let area = drawn_area(&editor);
+    let viewer = editor.window("Graphical viewer 1$");
+    // A click on the picture gives it the keys (Left and Right step only there).
+    let (x, y) = (area.x + area.width / 2, area.y + area.height / 2);
+    editor.xdotool(&["windowfocus", "--sync", &viewer]);
+    editor.xdotool(&["mousemove", &x.to_string(), &y.to_string(), "click", "1"]);
+    let reaches = |what: &str, name: &str, value: f64| {
+        wait_for(what, || {
+            ((editor.viewer_value(name) - value).abs() < 1e-9).then_some(())
+        })
+    };
+    editor.xdotool(&["key", "End"]);
+    reaches("the finish after End", "time", 2.0);
+    editor.xdotool(&["key", "Left", "Left"]);
+    reaches("two steps back from the finish", "time", 1.9);
+    editor.xdotool(&["key", "bracketright", "r"]);
+    reaches("twice the speed, backwards", "rate", -2.0);
+    // Simulate (playback waits for the run), then play: backwards to the start.
+    editor.xdotool(&["key", "ctrl+r", "space"]);
+    reaches("playing backwards to the start", "time", 0.0);
+    editor.xdotool(&["key", "Right"]);
+    reaches("a step forward from the start", "time", 0.05);
 }
 
 /// A trajectory's points are shown with their handles in a new viewer; Shift and the middle

@@ -225,9 +225,12 @@ impl Editor {
             .collect()
     }
 
-    /// `org.gtk.Actions` of the language viewer that has the `fold` action (GTK publishes
-    /// window N's actions at `/org/asgard/Editor/window/N`), and the action's state.
-    fn fold_action(&self) -> (zbus::blocking::Proxy<'static>, zbus::zvariant::OwnedValue) {
+    /// `org.gtk.Actions` of the window that has the action `name` (GTK publishes window N's
+    /// actions at `/org/asgard/Editor/window/N`), and the action's state.
+    fn window_action(
+        &self,
+        name: &str,
+    ) -> (zbus::blocking::Proxy<'static>, zbus::zvariant::OwnedValue) {
         type Description = (
             bool,
             zbus::zvariant::Signature,
@@ -236,10 +239,22 @@ impl Editor {
         (1..=32)
             .flat_map(|window| self.actions(&format!("/org/asgard/Editor/window/{window}")))
             .find_map(|p| {
-                let (_, _, state) = p.call::<_, _, Description>("Describe", &("fold",)).ok()?;
+                let (_, _, state) = p.call::<_, _, Description>("Describe", &(name,)).ok()?;
                 Some((p, state.into_iter().next()?))
             })
-            .expect("a language viewer publishes its fold action")
+            .unwrap_or_else(|| panic!("no window publishes the action {name}"))
+    }
+
+    /// `org.gtk.Actions` of the language viewer, which has the `fold` action, and its state.
+    fn fold_action(&self) -> (zbus::blocking::Proxy<'static>, zbus::zvariant::OwnedValue) {
+        self.window_action("fold")
+    }
+
+    /// The state of the graphical viewer's action `name`: `time` (the time shown) or `rate`
+    /// (simulated seconds per second, negative backwards).
+    pub fn viewer_value(&self, name: &str) -> f64 {
+        let (_, state) = self.window_action(name);
+        f64::try_from(state).unwrap_or_else(|e| panic!("the state of {name} is a double: {e}"))
     }
 
     /// Activates the language viewer's `fold` action with `name`: the literal so named is

@@ -117,11 +117,19 @@ pub fn open(editor: &Rc<Editor>) -> gtk::ApplicationWindow {
     let time_bar = Rc::new(TimeBar::new(&viewer));
     let on_time = {
         let time_bar = time_bar.clone();
-        Box::new(move |time, range| time_bar.show_time(time, range))
+        let window = window.downgrade();
+        Box::new(move |time: f64, range| {
+            time_bar.show_time(time, range);
+            show_state(&window, "time", time);
+        })
     };
     let on_rate = {
         let time_bar = time_bar.clone();
-        Box::new(move |rate| time_bar.show_rate(rate))
+        let window = window.downgrade();
+        Box::new(move |rate: f64| {
+            time_bar.show_rate(rate);
+            show_state(&window, "rate", rate);
+        })
     };
     let on_trajectory = {
         let time_bar = time_bar.clone();
@@ -320,6 +328,26 @@ fn menu_bar(window: &gtk::ApplicationWindow, viewer: &Rc<Viewer>) -> gtk::Popove
     action("step", |v| v.step(1));
     action("step-back", |v| v.step(-1));
     action("go-end", |v| v.go_to(Direction::Forward));
+    // The time shown and the playing rate, as window actions with a state, so scripts and
+    // tests read them over D-Bus (org.gtk.Actions) and set them by activating them.
+    let valued = |name: &str, value: f64, set: fn(&Viewer, f64)| {
+        let action = gio::SimpleAction::new_stateful(
+            name,
+            Some(glib::VariantTy::DOUBLE),
+            &value.to_variant(),
+        );
+        let viewer = Rc::downgrade(viewer);
+        action.connect_activate(move |_, parameter| {
+            if let (Some(viewer), Some(value)) =
+                (viewer.upgrade(), parameter.and_then(|p| p.get::<f64>()))
+            {
+                set(&viewer, value);
+            }
+        });
+        window.add_action(&action);
+    };
+    valued("time", viewer.time(), Viewer::set_time);
+    valued("rate", viewer.rate(), Viewer::set_rate);
     let looping = gio::SimpleAction::new_stateful("loop", None, &false.to_variant());
     {
         let viewer = Rc::downgrade(viewer);
@@ -547,6 +575,17 @@ fn keys(viewer: &Rc<Viewer>, window: &gtk::ApplicationWindow) {
             });
         }
         window.add_controller(keys);
+    }
+}
+
+/// Sets the state of `window`'s action `name` (the time or the rate) to `value`.
+fn show_state(window: &glib::WeakRef<gtk::ApplicationWindow>, name: &str, value: f64) {
+    let action = window
+        .upgrade()
+        .and_then(|w| w.lookup_action(name))
+        .and_then(|a| a.downcast::<gio::SimpleAction>().ok());
+    if let Some(action) = action {
+        action.set_state(&value.to_variant());
     }
 }
 
