@@ -575,9 +575,7 @@ body b shape ball init_pos {4 0 0} fixed 1
 fn the_shape_editor_writes_a_shape_set_into_the_text() {
     let (_dir, file) = scene_file(TWO_BALLS);
     let editor = Editor::start(&file);
-    editor.open_editor("shape");
-    let id = editor.window("Shape editor$");
-    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    let id = open_shape_editor(&editor);
     editor.xdotool(&["windowfocus", "--sync", &id]);
     // New sphere, New box, then Done (Alt and the underlined letters).
     editor.xdotool(&["key", "alt+s", "alt+b", "alt+d"]);
@@ -661,6 +659,14 @@ fn the_shape_editor_takes_typed_radius_and_positions() {
     assert_ne!(text, applied);
 }
 
+/// Opens a new shape editor over D-Bus and puts it beside the viewers; returns its window.
+fn open_shape_editor(editor: &Editor) -> String {
+    editor.open_editor("shape");
+    let id = editor.window("Shape editor$");
+    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    id
+}
+
 /// In the shape editor, Shift and the middle button add a vertex to the selected polyhedron
 /// (a new box) under the pointer, and Shift and the right button on it delete it again; Apply
 /// writes each into the text.
@@ -668,9 +674,7 @@ fn the_shape_editor_takes_typed_radius_and_positions() {
 fn the_shape_editor_adds_and_deletes_a_vertex() {
     let (_dir, file) = scene_file(TWO_BALLS);
     let editor = Editor::start(&file);
-    editor.open_editor("shape");
-    let id = editor.window("Shape editor$");
-    editor.xdotool(&["windowmove", "--sync", &id, "300", "200"]);
+    let id = open_shape_editor(&editor);
     // How far the polyhedron reaches from the origin, where the new box is centred.
     let reach = |text: &str| {
         let scene = evaluate(text).ok()?;

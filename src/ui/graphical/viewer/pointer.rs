@@ -215,14 +215,15 @@ impl Viewer {
                 self.show_value(Some(handle.label.clone()));
                 self.highlight(Some(handle.target));
             }
-            Effect::Edit(edit) if edit.target.element().kind == ElementKind::Camera => {
-                self.move_camera(edit)
-            }
             Effect::Edit(edit) => {
-                let edited = self
-                    .editor
-                    .session
-                    .edit(edit.target, edit.value, Some(self.view_id));
+                let edited = if edit.target.element().kind == ElementKind::Camera {
+                    self.move_camera(&edit)
+                } else {
+                    self.editor
+                        .session
+                        .edit(edit.target, edit.value, Some(self.view_id))
+                        .map_err(|e| e.reason)
+                };
                 match edited {
                     Ok(()) => {
                         let label = self
@@ -233,7 +234,7 @@ impl Viewer {
                         self.show_value(label);
                         self.highlight(Some(edit.target));
                     }
-                    Err(e) => self.say(&e.reason),
+                    Err(reason) => self.say(&reason),
                 }
             }
             Effect::DragEnded => {
@@ -283,32 +284,24 @@ impl Viewer {
     /// A drag of the camera's position or of the point it looks at: the whole `camera`
     /// command is written again (`camera_fields::moved`), so the camera keeps looking at its
     /// point; each step joins the drag's one undo step.
-    fn move_camera(&self, edit: Edit) {
+    fn move_camera(&self, edit: &Edit) -> Result<(), String> {
         let EditValue::Vector(to) = edit.value else {
-            return;
+            return Err("the camera's handles take points".into());
         };
         let written = {
             let Some(scene) = self.editor.session.scene() else {
-                return;
+                return Err("the text has no evaluated scene to edit".into());
             };
             let text = self.editor.session.text();
             moved(&text, &scene, edit.target, to)
                 .map(|written| (written != *text).then_some(written))
         };
         match written {
-            Ok(Some(text)) => {
-                self.editor.session.set_text(text, Some(self.view_id));
-                let label = self
-                    .handles()
-                    .into_iter()
-                    .find(|h| h.target == edit.target)
-                    .map(|h| h.label);
-                self.show_value(label);
-                self.highlight(Some(edit.target));
-            }
+            Ok(Some(text)) => self.editor.session.set_text(text, Some(self.view_id)),
             Ok(None) => {}
-            Err(reason) => self.say(&format!("Cannot move the camera: {reason}.")),
+            Err(reason) => return Err(format!("Cannot move the camera: {reason}.")),
         }
+        Ok(())
     }
 
     fn highlight(&self, target: Option<Target>) {
