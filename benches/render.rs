@@ -28,11 +28,15 @@
 //! same looks, measured just before.
 //!
 //! `cargo bench --bench render -- 1000 on` draws only that case (for a profiler; the count
-//! may be `editor` or `drag`, the looks off, aa, ground, shadow or on).
+//! may be `editor` or `drag`, the looks off, aa, ground, shadow or on). With `--passes`, each
+//! case is measured a second time with every pass of the draw stage timed on its own
+//! (`Renderer::time_passes`: GL finishes each pass before the next, so the frames are
+//! slower), and the processor time of each pass per frame is printed under the case.
 
 use asgard::render::camera::{Camera, Viewport};
 use asgard::render::frame::{Frame, Looks};
 use asgard::render::offscreen::OffscreenTarget;
+use asgard::render::renderer::passes::PassTimes;
 use asgard::render::scene_frame::{CameraChoice, FrameOptions, SceneFrames};
 use asgard::scene::handles::HandleScales;
 use asgard::scene::state::{BodyState, BodyStates, InitialStates};
@@ -249,6 +253,23 @@ impl Case {
 
     /// Draws frames until `MEASURE` has passed; the time per frame in each stage.
     fn measure(&self, target: &mut OffscreenTarget) -> (Stages, f64) {
+        self.measure_frames(target).0
+    }
+
+    /// As [`Case::measure`], with every pass of the draw stage timed on its own: what the
+    /// passes took and the number of frames.
+    fn measure_passes(&self, target: &mut OffscreenTarget) -> (PassTimes, u32) {
+        target.renderer().expect("renderer").time_passes(true);
+        let (_, frames) = self.measure_frames(target);
+        let renderer = target.renderer().expect("renderer");
+        let times = renderer.pass_times();
+        renderer.time_passes(false);
+        (times, frames)
+    }
+
+    /// [`Case::measure`]'s work: the stages per frame, frames per second, and the number of
+    /// frames measured. Passes timed are counted from the first measured frame.
+    fn measure_frames(&self, target: &mut OffscreenTarget) -> ((Stages, f64), u32) {
         let (width, height) = self.size;
         target.resize(width, height).expect("resize");
         target.upload_missing(self.frames.meshes()).expect("upload");
@@ -257,6 +278,7 @@ impl Case {
                 .render(&self.frame(f64::from(k) * FRAME_TIME))
                 .expect("render");
         }
+        target.renderer().expect("renderer").pass_times();
         let mut total = Stages::default();
         let mut frames = 0u32;
         let cpu = cpu_seconds();
@@ -296,7 +318,7 @@ impl Case {
             read_back: total.read_back / n,
             cpu: total.cpu / n,
         };
-        (per_frame, n / seconds)
+        ((per_frame, n / seconds), frames)
     }
 }
 
@@ -355,6 +377,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    let passes = std::env::args().any(|a| a == "--passes");
     let label = |count: usize| match count {
         EDITOR => "editor".to_string(),
         DRAG => "drag".to_string(),
@@ -394,6 +417,21 @@ fn main() {
                 "{count:>8} {name:>6} {fps:>9.1} {:>8.2} {:>9.2} {:>8.2} {:>8.2} {:>9.2} {:>8.2} {ratio:>8}",
                 s.scene, s.instances, s.upload, s.draw, s.read_back, s.cpu,
             );
+            if passes {
+                let (times, frames) = case.measure_passes(&mut target);
+                let per_frame = |d: std::time::Duration| d.as_secs_f64() * 1e3 / f64::from(frames);
+                let all: f64 = times.passes.iter().map(|p| per_frame(p.3)).sum();
+                let each: Vec<String> = times
+                    .passes
+                    .iter()
+                    .map(|(name, _, _, processor)| format!("{name} {:.2}", per_frame(*processor)))
+                    .collect();
+                println!(
+                    "{:>17} passes, processor ms/frame: {} (all {all:.2})",
+                    "",
+                    each.join(", ")
+                );
+            }
         }
     }
 }

@@ -653,3 +653,36 @@ fn a_frame_drawn_again_where_things_moved_is_the_whole_frame_drawn_anew() {
         "the picture drawn again twice differs from the frame drawn anew"
     );
 }
+
+#[test]
+fn timed_passes_are_named_and_counted_and_leave_the_picture_alone() {
+    // Two views, so both frames are drawn whole.
+    let first = stage_frame(Looks::ALL);
+    let mut second = first.clone();
+    second.camera.rotation = UnitQuaternion::from_euler_angles(0.5, 0.2, 0.0);
+    let mut plain = target();
+    let mut timed = target();
+    timed.renderer().unwrap().time_passes(true);
+    for frame in [&first, &second] {
+        assert!(
+            timed.render(frame).unwrap() == plain.render(frame).unwrap(),
+            "timing changed the picture"
+        );
+    }
+    let times = timed.renderer().unwrap().pass_times();
+    let names: Vec<&str> = times.passes.iter().map(|p| p.0).collect();
+    assert_eq!(
+        names,
+        ["shadow map", "bodies", "ground", "aids", "smoothing"],
+        "every pass of a frame with every look but the gizmo, in order"
+    );
+    assert!(times.passes.iter().all(|p| p.1 == 2), "{times:?}");
+    let renderer = timed.renderer().unwrap();
+    assert!(
+        renderer.pass_times().passes.is_empty(),
+        "taken times start again"
+    );
+    renderer.time_passes(false);
+    timed.render(&first).unwrap();
+    assert!(timed.renderer().unwrap().pass_times().passes.is_empty());
+}

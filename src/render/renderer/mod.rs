@@ -24,13 +24,15 @@
 //!
 //! Each of shadows, ground, grid, anti-aliasing and gizmo follows the frame's
 //! [`Looks`](crate::render::frame::Looks). Drawing can also be run stage by stage
-//! ([`Renderer::prepare`], [`Renderer::upload`], [`Renderer::submit`]) to time each.
+//! ([`Renderer::prepare`], [`Renderer::upload`], [`Renderer::submit`]) to time each, and
+//! the passes of `submit` timed one by one ([`Renderer::time_passes`], [`passes`]).
 
 mod batches;
 mod changes;
 mod cull;
 mod gizmo;
 mod gpu;
+pub mod passes;
 mod post;
 mod prepare;
 mod shadow;
@@ -47,9 +49,11 @@ use cull::{DepthTiles, Footprint, Shown};
 use glow::HasContext;
 use gpu::{as_bytes, matrix_f32, GpuMesh, Instance, LineVertex, Primitive};
 use nalgebra::{Matrix4, Point3, Vector3};
+use passes::{PassClock, PassTimes};
 use post::PictureTarget;
 use prepare::{GroundValues, LightValues, Prepared};
 use shadow::{ShadowMap, ShadowView};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
@@ -152,6 +156,8 @@ pub struct Renderer {
     /// The picture target's smoothed picture is the last frame's (that frame was drawn
     /// again only in a region; a whole frame is smoothed straight into its destination).
     smoothed_kept: std::cell::Cell<bool>,
+    /// Times each pass, when the benchmark asks ([`Renderer::time_passes`]).
+    passes: RefCell<Option<PassClock>>,
 }
 
 impl Renderer {
@@ -209,7 +215,30 @@ impl Renderer {
                 prepared: None,
                 kept: None,
                 smoothed_kept: std::cell::Cell::new(false),
+                passes: RefCell::new(None),
             })
+        }
+    }
+
+    /// Times the passes of every frame drawn from now on (`true`) or stops (`false`): each
+    /// pass then waits for GL to finish it, which makes frames slower (see [`passes`]).
+    pub fn time_passes(&mut self, on: bool) {
+        *self.passes.get_mut() = on.then(PassClock::new);
+    }
+
+    /// What each pass took since timing was turned on or these were last taken (nothing
+    /// when timing is off).
+    pub fn pass_times(&mut self) -> PassTimes {
+        self.passes
+            .get_mut()
+            .as_mut()
+            .map_or_else(PassTimes::default, PassClock::take)
+    }
+
+    /// Ends pass `name` when passes are timed.
+    fn pass_done(&self, name: &'static str) {
+        if let Some(clock) = self.passes.borrow_mut().as_mut() {
+            clock.end(&self.gl, name);
         }
     }
 
@@ -295,9 +324,13 @@ impl Renderer {
             let destination = self
                 .gl
                 .get_parameter_framebuffer(glow::DRAW_FRAMEBUFFER_BINDING);
+            if let Some(clock) = self.passes.get_mut() {
+                clock.start(&self.gl);
+            }
             if let Some(view) = prepared.shadow.as_ref().filter(|_| prepared.shadow_stale) {
                 self.draw_shadow_map(view, prepared.shadow_region)?;
             }
+            self.pass_done("shadow map");
             let programs = &mut self.programs;
             programs
                 .prepare_mesh(&self.gl, prepared.mesh_variant())
@@ -321,6 +354,7 @@ impl Renderer {
                 if prepared.culling {
                     self.draw_late_bodies(&prepared);
                 }
+                self.pass_done("bodies");
             }
             self.draw_rest(&prepared, destination);
         }
@@ -450,6 +484,7 @@ impl Renderer {
         if let Some(ground) = &prepared.ground {
             self.draw_ground(prepared, ground);
         }
+        self.pass_done("ground");
         // Editing aids are lit but take no shadows: they are not part of the scene.
         gl.use_program(Some(mesh.program));
         gl.uniform_1_i32(mesh.lit.as_ref(), 1);
@@ -498,6 +533,7 @@ impl Renderer {
             self.draw_batches(handles, self.instance_buffer, Primitive::Triangles);
             gl.enable(glow::DEPTH_TEST);
         }
+        self.pass_done("aids");
     }
 
     /// Every pass after the bodies: outlines, ground, aids, handles, then (anti-aliased) into
@@ -511,9 +547,11 @@ impl Renderer {
         gl.disable(glow::SCISSOR_TEST);
         if prepared.antialias {
             self.antialias(destination, (width, height), prepared.region);
+            self.pass_done("smoothing");
         }
         if let Some(gizmo) = &prepared.gizmo {
             self.draw_gizmo(gizmo, prepared);
+            self.pass_done("gizmo");
         }
 
         gl.disable(glow::CULL_FACE);
