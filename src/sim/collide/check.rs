@@ -151,10 +151,26 @@ impl Detector {
                 continue;
             }
             // A persistent pair is the contact forces' to keep apart: it is checked only for
-            // sinking into each other past the guard depth (see `contact`).
+            // sinking into each other past the guard depth (see `contact`), and, while a load
+            // holds it, for coming apart (see `contact::opens`).
             let held = self.contacts.holds(i, j);
-            if held && !self.sunk_at(i, j, (&a1, &b1)) {
-                continue;
+            if held {
+                let Some(closest) = self.closest_at(i, j, (&a1, &b1)) else {
+                    continue;
+                };
+                if closest.contact.distance >= -self.guard_depth(i, j) {
+                    let (ends, tolerance) = ((&a1, &b1), TIME_TOLERANCE * span);
+                    let opened = self.opening(
+                        (i, j),
+                        &closest.contact,
+                        ends,
+                        (from, t1),
+                        tolerance,
+                        context,
+                    );
+                    found.extend(opened.map(|f| (f, i, j)));
+                    continue;
+                }
             }
             let (a, b) = (&self.bodies[i], &self.bodies[j]);
             let reach = a.reach + b.reach;
@@ -206,9 +222,7 @@ impl Detector {
         let mut applied = false;
         let around = Around::new(&pairs);
         for group in groups {
-            let Some((time, instant)) =
-                self.respond(&group, &around, span * TIME_TOLERANCE, context)
-            else {
+            let Some((time, instant)) = self.first_event(&group, &around, span, context) else {
                 continue;
             };
             applied = true;
@@ -246,6 +260,34 @@ impl Detector {
         ends.clear();
         self.ends = ends;
         applied
+    }
+
+    /// Handles the earliest event of one island's `group` (its contacts and loaded pairs come
+    /// apart, sorted by time) that changes anything: an instant of collisions (see
+    /// `respond`) or a pair that opened (see `contact::opens`). Returns its time and pairs.
+    fn first_event(
+        &mut self,
+        group: &[(Found, usize, usize)],
+        around: &Around<'_>,
+        span: f64,
+        context: &mut StepContext<'_>,
+    ) -> Option<(f64, Vec<(usize, usize)>)> {
+        let mut rest = group;
+        while !rest.is_empty() {
+            let contacts = rest.iter().take_while(|f| !f.0.opens).count();
+            let (before, after) = rest.split_at(contacts);
+            if let Some(event) = self.respond(before, around, span * TIME_TOLERANCE, context) {
+                return Some(event);
+            }
+            let Some(&(opened, i, j)) = after.first() else {
+                return None;
+            };
+            if self.reopen(&opened, (i, j), context) {
+                return Some((opened.time, vec![(i, j)]));
+            }
+            rest = &after[1..];
+        }
+        None
     }
 
     /// The islands of a window: bodies joined by its candidate `pairs`, by persistent contacts,

@@ -281,6 +281,7 @@ impl Detector {
                         contact,
                         a: sa,
                         b: sb,
+                        opens: false,
                     },
                     i,
                     j,

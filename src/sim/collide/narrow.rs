@@ -79,6 +79,8 @@ pub(crate) struct Found {
     pub contact: ShapeContact,
     pub a: Kinematics,
     pub b: Kinematics,
+    /// A loaded persistent pair come apart (see `contact::opens`), not a contact.
+    pub opens: bool,
 }
 
 /// Bounds on how fast two bodies' shapes approach each other over an interval, from their
@@ -166,6 +168,7 @@ pub(crate) fn first_contact(
             contact,
             a,
             b,
+            opens: false,
         })
     };
     let approaching = |f: &Found| {

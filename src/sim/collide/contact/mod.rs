@@ -30,6 +30,7 @@
 //!
 //! Islands that stay still fall asleep (see `sleep`).
 
+mod opens;
 mod pairs;
 mod sleep;
 pub(crate) mod solve;
@@ -46,7 +47,7 @@ use crate::sim::motion::Tracks;
 use crate::sim::schedule::StepContext;
 use crate::sim::track::Side;
 use nalgebra::{Matrix3, Vector3};
-use pairs::{Pairs, Persistent};
+use pairs::{Pairs, Persistent, Solved};
 use solve::{solve, SolverBody, SolverContact, WarmCorner};
 use std::collections::BTreeSet;
 
@@ -136,6 +137,8 @@ pub(super) struct Contacts {
 struct Manifold {
     i: usize,
     j: usize,
+    /// The pair's gap (negative: overlap) where it was found.
+    gap: f64,
     contact: SolverContact,
 }
 
@@ -221,29 +224,6 @@ impl Contacts {
 }
 
 impl Detector {
-    /// Whether persistent pair `(i, j)` in `states` is sunk into each other past the guard
-    /// depth.
-    pub(super) fn sunk_at(
-        &mut self,
-        i: usize,
-        j: usize,
-        states: (&Kinematics, &Kinematics),
-    ) -> bool {
-        let (a, b) = (&self.bodies[i], &self.bodies[j]);
-        let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
-            return false;
-        };
-        let cache = self.caches.entry((i, j)).or_default();
-        let found = closest_between_shapes(
-            shape_a,
-            &a.pose(states.0),
-            shape_b,
-            &b.pose(states.1),
-            cache,
-        );
-        found.contact.distance < -self.guard_depth(i, j)
-    }
-
     /// The size the depths and gaps of pair `(i, j)` are measured against: the smaller body's
     /// diameter (as far as its shape reaches from its centre of mass). Not the pair's sum: a
     /// brick on a ten-metre floor may sink no deeper than on another brick.
@@ -264,6 +244,7 @@ impl Detector {
             Persistent {
                 since: time,
                 warm: Vec::new(),
+                solved: None,
             },
         );
     }
@@ -410,6 +391,7 @@ impl Detector {
             for (&k, warm) in group.iter().zip(solution.warm) {
                 let m = &mut manifolds[k];
                 if let Some(pair) = self.contacts.pairs.get_mut((m.i, m.j)) {
+                    pair.solved = Some(Solved { time, gap: m.gap });
                     pair.warm = warm;
                 }
             }
@@ -510,6 +492,7 @@ impl Detector {
             manifolds.push(Manifold {
                 i,
                 j,
+                gap,
                 contact: SolverContact {
                     a: i,
                     b: j,

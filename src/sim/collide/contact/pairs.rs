@@ -13,6 +13,17 @@ pub(super) struct Persistent {
     pub since: f64,
     /// The last solve's impulses per corner, to start the next one from.
     pub warm: Vec<WarmCorner>,
+    /// Its last solve's outcome (see `opens`).
+    pub solved: Option<Solved>,
+}
+
+/// What a persistent pair's last solve gave.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Solved {
+    /// When.
+    pub time: f64,
+    /// The pair's gap then (negative: overlap).
+    pub gap: f64,
 }
 
 /// The persistent pairs `(i, j)`, `i < j`, in pair order, with each body's partners.
