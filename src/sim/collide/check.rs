@@ -279,9 +279,7 @@ impl Detector {
             if let Some(event) = self.respond(before, around, span * TIME_TOLERANCE, context) {
                 return Some(event);
             }
-            let Some(&(opened, i, j)) = after.first() else {
-                return None;
-            };
+            let &(opened, i, j) = after.first()?;
             if self.reopen(&opened, (i, j), context) {
                 return Some((opened.time, vec![(i, j)]));
             }

@@ -122,6 +122,7 @@ mod tests {
         Persistent {
             since,
             warm: Vec::new(),
+            solved: None,
         }
     }
 
