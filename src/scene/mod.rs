@@ -78,7 +78,9 @@ pub use error::{SceneError, Warning};
 pub use expression::{reference_words, Reference};
 pub use json::{error_json, scene_json};
 pub use model::Scene;
-pub use overlap::{deepest_overlap, starting_overlap, Overlap, OVERLAP_TOLERANCE};
+pub use overlap::{
+    deepest_overlap, starting_overlap, starting_overlap_after_edit, Overlap, OVERLAP_TOLERANCE,
+};
 pub use patch::{
     patch, patch_with_digits, EditValue, PatchError, Replacement, TextEdit, DRAG_DIGITS,
 };

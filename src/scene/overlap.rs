@@ -13,15 +13,16 @@
 //! a penetration up to [`OVERLAP_TOLERANCE`] of the smaller body's size is rounding (a ball
 //! resting on the floor at exactly its radius).
 
-use super::model::{ConstrainedVar, LinkTarget, Scene};
-use super::shapes::SceneShapes;
+use super::model::{Body, ConstrainedVar, Geometry, LinkTarget, Scene, ShapeSet, Trajectory};
+use super::shapes::{CentredShape, SceneShapes};
 use super::state::BodyState;
+use super::SceneDiff;
 use crate::geom::broad::SweepAndPrune;
 use crate::geom::distance::{closest_between_shapes, ShapePairCache};
 use crate::geom::{Aabb, Shape};
 use crate::lang::span::Span;
 use nalgebra::UnitQuaternion;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The deepest penetration that still counts as touching, as a fraction of the smaller body's
 /// size (the radius of its bounding sphere).
@@ -65,16 +66,109 @@ impl Overlap {
 /// the start, if any. Shapes whose geometry cannot be built are left to the errors that
 /// building them gives elsewhere.
 pub fn starting_overlap(scene: &Scene) -> Option<Overlap> {
-    let start = scene.simulator.start;
-    let placed = (0..scene.bodies.len())
-        .map(|b| {
-            let (state, held) = state_at_start(scene, b, start);
-            (state, held || scene.bodies[b].fixed)
-        })
+    let active = active_at_start(scene);
+    let placed = scene
+        .bodies
+        .iter()
+        .map(|body| placed_at_start(scene, body, &active))
         .collect::<Vec<_>>();
     overlaps(scene, &placed)?
         .into_iter()
         .min_by_key(|o| (o.second, o.first))
+}
+
+/// Past this fraction of the bodies edited, [`starting_overlap_after_edit`] checks the whole
+/// scene: testing each edited body against every other would cost more.
+const EDITED_FRACTION: usize = 16;
+
+/// [`starting_overlap`] of `scene`, the edit that `changes` describes of a scene none of whose
+/// bodies started overlapping. Only the bodies whose initial values or equations changed can
+/// have changed anything the check reads (their start state, shape, fixed flag, articulated
+/// body, links or trajectories), so every pair that overlaps now has one of them: only their
+/// shapes are built and tested, each against the bodies whose rough bounding spheres reach it
+/// (see `rough_reach`). The cost follows the edit, not the scene, and the answer is the same.
+pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option<Overlap> {
+    let n = scene.bodies.len();
+    if !scene.simulator.collisions || n < 2 {
+        return None;
+    }
+    let names: BTreeSet<&String> = changes
+        .equations_changed
+        .iter()
+        .chain(&changes.initial_changed)
+        .collect();
+    if names.len() * EDITED_FRACTION > n {
+        return starting_overlap(scene);
+    }
+    let edited: Vec<usize> = names
+        .into_iter()
+        .filter_map(|name| scene.bodies.iter().position(|b| b.name == *name))
+        .collect();
+    let active = active_at_start(scene);
+    let shape_sets: HashMap<&str, &ShapeSet> = scene
+        .shapes
+        .iter()
+        .rev()
+        .map(|s| (s.name.as_str(), s))
+        .collect();
+    let mut built: HashMap<&str, Option<CentredShape>> = HashMap::new();
+    let mut found: Vec<Overlap> = Vec::new();
+    for &e in &edited {
+        let body = &scene.bodies[e];
+        let Some(set) = shape_sets.get(body.shape.as_str()) else {
+            continue;
+        };
+        let (state, held) = placed_at_start(scene, body, &active);
+        let reach = rough_reach(set);
+        for (o, other) in scene.bodies.iter().enumerate() {
+            // Each pair of two edited bodies once.
+            if o == e || (o > e && edited.contains(&o)) {
+                continue;
+            }
+            let Some(other_set) = shape_sets.get(other.shape.as_str()) else {
+                continue;
+            };
+            let (other_state, other_held) = placed_at_start(scene, other, &active);
+            let apart = (other_state.position - state.position).norm();
+            if apart > reach + rough_reach(other_set) || (held && other_held) {
+                continue;
+            }
+            if linked_pair(scene, e, o) {
+                continue;
+            }
+            for (name, set) in [
+                (body.shape.as_str(), set),
+                (other.shape.as_str(), other_set),
+            ] {
+                built
+                    .entry(name)
+                    .or_insert_with(|| CentredShape::new(set).ok());
+            }
+            // A shape that cannot be built is left to the errors that building it gives.
+            let (Some(Some(a)), Some(Some(b))) = (
+                built.get(body.shape.as_str()),
+                built.get(other.shape.as_str()),
+            ) else {
+                return None;
+            };
+            let (first, second) = if e < o { (e, o) } else { (o, e) };
+            let ((shape_a, state_a), (shape_b, state_b)) = if e < o {
+                ((&a.shape, &state), (&b.shape, &other_state))
+            } else {
+                ((&b.shape, &other_state), (&a.shape, &state))
+            };
+            if !shape_a
+                .aabb(&state_a.pose())
+                .overlaps(&shape_b.aabb(&state_b.pose()))
+            {
+                continue;
+            }
+            found.extend(overlap_of(
+                first, second, shape_a, state_a, shape_b, state_b,
+            ));
+        }
+    }
+    found.into_iter().min_by_key(|o| (o.second, o.first))
 }
 
 /// The deepest overlap among the bodies of `scene` in `states` (one per body, in scene order),
@@ -129,39 +223,81 @@ fn overlaps(scene: &Scene, placed: &[(BodyState, bool)]) -> Option<Vec<Overlap>>
         else {
             continue;
         };
-        let contact = closest_between_shapes(
-            shape_a,
-            &state_a.pose(),
-            shape_b,
-            &state_b.pose(),
-            &mut ShapePairCache::default(),
-        )
-        .contact;
-        let size = |shape: &Shape, state: &BodyState| shape.bounding_sphere(&state.pose()).radius;
-        let smaller = size(shape_a, state_a).min(size(shape_b, state_b));
-        if -contact.distance > OVERLAP_TOLERANCE * smaller {
-            found.push(Overlap {
-                first: a,
-                second: b,
-                depth: -contact.distance,
-                size: smaller,
-            });
-        }
+        found.extend(overlap_of(a, b, shape_a, state_a, shape_b, state_b));
     }
     Some(found)
 }
 
-/// Where body `b` is at `start` and whether a trajectory holds any of its variables then
-/// (which makes it immovable in collisions): its initial values, with the position and rotation
-/// of trajectories in effect at the start.
-fn state_at_start(scene: &Scene, b: usize, start: f64) -> (BodyState, bool) {
-    let body = &scene.bodies[b];
+/// How far bodies `a` and `b` (`a < b`), of these shapes in these states, are inside each
+/// other, if past [`OVERLAP_TOLERANCE`].
+fn overlap_of(
+    a: usize,
+    b: usize,
+    shape_a: &Shape,
+    state_a: &BodyState,
+    shape_b: &Shape,
+    state_b: &BodyState,
+) -> Option<Overlap> {
+    let contact = closest_between_shapes(
+        shape_a,
+        &state_a.pose(),
+        shape_b,
+        &state_b.pose(),
+        &mut ShapePairCache::default(),
+    )
+    .contact;
+    let size = |shape: &Shape, state: &BodyState| shape.bounding_sphere(&state.pose()).radius;
+    let smaller = size(shape_a, state_a).min(size(shape_b, state_b));
+    (-contact.distance > OVERLAP_TOLERANCE * smaller).then_some(Overlap {
+        first: a,
+        second: b,
+        depth: -contact.distance,
+        size: smaller,
+    })
+}
+
+/// A radius about a body's centre of mass that its shape stays within, read from the shape
+/// set's parts without building its geometry: every point of the shape lies within `d` of the
+/// first part's place, and so does the centre of mass (it lies in the shape's convex hull),
+/// so the shape lies within `2 d` of the centre of mass.
+fn rough_reach(set: &ShapeSet) -> f64 {
+    let Some(first) = set.parts.first() else {
+        return 0.0;
+    };
+    let d = set
+        .parts
+        .iter()
+        .map(|part| {
+            let extent = match &part.geometry {
+                Geometry::Sphere { radius } => *radius,
+                Geometry::Polyhedron { vertices } => {
+                    vertices.iter().map(|v| v.norm()).fold(0.0, f64::max)
+                }
+            };
+            (part.pos - first.pos).norm() + extent
+        })
+        .fold(0.0, f64::max);
+    2.0 * d
+}
+
+/// The trajectories in effect at the scene's start.
+fn active_at_start(scene: &Scene) -> Vec<&Trajectory> {
+    let start = scene.simulator.start;
+    scene
+        .trajectories
+        .iter()
+        .filter(|t| t.piece_at(start).is_some())
+        .collect()
+}
+
+/// Where `body` is at the start and whether it is immovable then: fixed, or held by one of the
+/// trajectories `active` at the start ([`active_at_start`]), whose position and rotation it
+/// takes over its initial values.
+fn placed_at_start(scene: &Scene, body: &Body, active: &[&Trajectory]) -> (BodyState, bool) {
+    let start = scene.simulator.start;
     let mut state = BodyState::initial(body);
     let mut held = false;
-    for trajectory in &scene.trajectories {
-        if trajectory.piece_at(start).is_none() {
-            continue;
-        }
+    for trajectory in active {
         for attachment in trajectory
             .attachments
             .iter()
@@ -177,7 +313,23 @@ fn state_at_start(scene: &Scene, b: usize, start: f64) -> (BodyState, bool) {
             }
         }
     }
-    (state, held)
+    (state, held || body.fixed)
+}
+
+/// Whether bodies `a` and `b` are directly linked parts of one articulated body (the rule of
+/// [`linked_parts`], for one pair).
+fn linked_pair(scene: &Scene, a: usize, b: usize) -> bool {
+    let (body_a, body_b) = (&scene.bodies[a], &scene.bodies[b]);
+    if body_a.artbody.is_none() || body_a.artbody != body_b.artbody {
+        return false;
+    }
+    scene.links.iter().any(|link| match &link.target {
+        LinkTarget::Body { body2, .. } => {
+            (link.body1 == body_a.name && *body2 == body_b.name)
+                || (link.body1 == body_b.name && *body2 == body_a.name)
+        }
+        _ => false,
+    })
 }
 
 /// Pairs `(i, j)`, `i < j`, of directly linked parts of one articulated body, which do not
@@ -292,6 +444,57 @@ mod tests {
         assert!(overlap(&into).is_some());
         let fixed = into.replace("init_pos {0 0 0}", "init_pos {0 0 0} fixed 1");
         assert_eq!(overlap(&fixed), None);
+    }
+
+    /// After an edit of a scene that started apart, checking the edited bodies alone finds
+    /// what checking the whole scene finds.
+    #[test]
+    fn an_edit_is_checked_as_the_whole_scene_is() {
+        let before = format!(
+            "{BALLS}shape_set slab desc {{box {{20 0.2 20}}}}\n\
+             body floor shape slab init_pos {{0 -1 0}} fixed 1\n\
+             body a shape ball init_pos {{0 0 0}} artbody arm\n\
+             body b shape ball init_pos {{1.2 0 0}} artbody arm\n\
+             body c shape ball init_pos {{3 0 0}}\n\
+             body d shape ball init_pos {{6 0 0}}\n\
+             link body1 a offset1 {{0.5 0 0}} body2 b offset2 {{-0.5 0 0}} tightness 100\n"
+        );
+        let old = evaluate(&before).unwrap();
+        assert_eq!(starting_overlap(&old), None);
+        // Each edit, and whether the edited scene starts overlapping.
+        let edits = [
+            // Into a neighbour, one later and one earlier in the text.
+            (
+                "c shape ball init_pos {3 0 0}",
+                "c shape ball init_pos {1.5 0 0}",
+                true,
+            ),
+            (
+                "init_pos {0 0 0} artbody arm",
+                "init_pos {2.6 0 0} artbody leg",
+                true,
+            ),
+            // Into the floor, and into a linked part of its own articulated body (allowed).
+            ("init_pos {6 0 0}", "init_pos {6 -0.6 0}", true),
+            ("init_pos {1.2 0 0}", "init_pos {0.6 0 0}", false),
+            // A shape grown into its neighbours, and a body added on top of another.
+            ("sphere 0.5", "sphere 1.6", true),
+            (
+                "body d shape",
+                "body e shape ball init_pos {6.4 0 0}\nbody d shape",
+                true,
+            ),
+            // Moved but still apart.
+            ("init_pos {6 0 0}", "init_pos {7 0 0}", false),
+        ];
+        for (from, to, overlapping) in edits {
+            assert!(before.contains(from), "{from}");
+            let new = evaluate(&before.replace(from, to)).unwrap();
+            let changes = super::super::diff(&old, &new);
+            let whole = starting_overlap(&new);
+            assert_eq!(whole.is_some(), overlapping, "{to}");
+            assert_eq!(starting_overlap_after_edit(&new, &changes), whole, "{to}");
+        }
     }
 
     #[test]

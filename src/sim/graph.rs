@@ -147,6 +147,24 @@ impl<T> Lists<T> {
         Lists { offsets, items }
     }
 
+    fn with_capacity(lists: usize, items: usize) -> Lists<T> {
+        let mut offsets = Vec::with_capacity(lists + 1);
+        offsets.push(0);
+        Lists {
+            offsets,
+            items: Vec::with_capacity(items),
+        }
+    }
+
+    /// Appends one more list.
+    fn push(&mut self, list: &[T])
+    where
+        T: Clone,
+    {
+        self.items.extend_from_slice(list);
+        self.offsets.push(self.items.len());
+    }
+
     fn get(&self, k: usize) -> &[T] {
         &self.items[self.offsets[k]..self.offsets[k + 1]]
     }
@@ -169,45 +187,166 @@ impl Partition {
     /// valid ([`System::validate`]).
     pub fn of_system(system: &System) -> Partition {
         let (component_of, count) = strongly_connected(&Digraph::of_system(system));
-        Partition::from_assignment(system, &component_of, count)
+        Partition::from_assignment(system, &component_of, count, None)
+    }
+
+    /// The partition of `system`, an edit of the system this partition is of in which only
+    /// the variables `changed` (and the new ones, past this partition's) have new equations or
+    /// read other variables: equal, component for component, to [`Partition::of_system`]
+    /// of `system`, at a cost that follows the edit.
+    ///
+    /// Only components that can change are computed again: a component none of whose
+    /// variables changed keeps its members (its edges are the same, so it cannot split, and a
+    /// merger would close a cycle through a changed variable, which puts it among the
+    /// recomputed). Tarjan's algorithm runs over what the changed variables and the other
+    /// members of their old components reach, a set closed under reads, so its components
+    /// there are exact. The recomputed components come first, in Tarjan's order, then the
+    /// kept ones in their old order: neither reads a later one, so the ids stay a topological
+    /// order (they need not be the ids a fresh partition would give). A system with fewer
+    /// variables than before is partitioned anew.
+    pub fn after_edit(&self, system: &System, changed: &[VarId]) -> Partition {
+        let (n, n_old) = (system.len(), self.variable_count());
+        if n < n_old {
+            return Partition::of_system(system);
+        }
+        // The region: changed and new variables, the other members of the changed ones' old
+        // components, and everything they read, transitively.
+        const OUTSIDE: u32 = u32::MAX;
+        let mut local = vec![OUTSIDE; n];
+        let mut region: Vec<VarId> = Vec::new();
+        let add = |v: VarId, local: &mut Vec<u32>, region: &mut Vec<VarId>| {
+            if local[v.index()] == OUTSIDE {
+                local[v.index()] = region.len() as u32;
+                region.push(v);
+            }
+        };
+        let mut touched: Vec<ComponentId> = changed
+            .iter()
+            .filter(|v| v.index() < n_old)
+            .map(|&v| self.component_of(v))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        for &c in &touched {
+            for &v in self.members(c) {
+                add(v, &mut local, &mut region);
+            }
+        }
+        for &v in changed {
+            add(v, &mut local, &mut region);
+        }
+        for v in n_old..n {
+            add(VarId(v as u32), &mut local, &mut region);
+        }
+        let mut next = 0;
+        while next < region.len() {
+            let v = region[next];
+            next += 1;
+            for &r in system.variable(v).reads() {
+                add(r, &mut local, &mut region);
+            }
+        }
+        // Tarjan over the region alone.
+        let mut offsets = Vec::with_capacity(region.len() + 1);
+        offsets.push(0);
+        let mut targets = Vec::new();
+        for &v in &region {
+            targets.extend(system.variable(v).reads().iter().map(|r| local[r.index()]));
+            offsets.push(targets.len());
+        }
+        let (found, count) = strongly_connected(&Digraph { offsets, targets });
+        // Old components left whole outside the region keep their members, numbered after
+        // the region's in their old order.
+        let mut renumbered = vec![OUTSIDE; self.len()];
+        let mut kept = Vec::new();
+        for c in self.ids() {
+            if local[self.members(c)[0].index()] == OUTSIDE {
+                renumbered[c.index()] = (count + kept.len()) as u32;
+                kept.push(c);
+            }
+        }
+        let assignment: Vec<u32> = (0..n)
+            .map(|v| match local[v] {
+                OUTSIDE => renumbered[self.component_of[v].index()],
+                l => found[l as usize],
+            })
+            .collect();
+        Partition::from_assignment(
+            system,
+            &assignment,
+            count + kept.len(),
+            Some((self, &kept[..])),
+        )
     }
 
     /// All variables in one component (the "combined" strategy of figure 5.7).
     pub fn combined(system: &System) -> Partition {
         let count = usize::from(!system.is_empty());
-        Partition::from_assignment(system, &vec![0; system.len()], count)
+        Partition::from_assignment(system, &vec![0; system.len()], count, None)
     }
 
-    /// Builds the partition from a component number per variable, numbered so that every
-    /// component's dependencies have smaller numbers.
-    fn from_assignment(system: &System, assignment: &[u32], count: usize) -> Partition {
-        let mut members: Vec<Vec<VarId>> = vec![Vec::new(); count];
+    /// The partition with component `assignment[v]` for each variable, numbered so that every
+    /// component's dependencies have smaller numbers. With `earlier`, a partition and some of
+    /// its components, the last of the `count` components are those, in that order, and their
+    /// members, local indices and inputs are copied rather than derived; the others are
+    /// derived from the system.
+    fn from_assignment(
+        system: &System,
+        assignment: &[u32],
+        count: usize,
+        earlier: Option<(&Partition, &[ComponentId])>,
+    ) -> Partition {
+        let (earlier, kept) = earlier.map_or((None, &[][..]), |(p, kept)| (Some(p), kept));
+        let fresh = count - kept.len();
+        let mut members: Vec<Vec<VarId>> = vec![Vec::new(); fresh];
         let mut local_index = vec![0u32; system.len()];
         for (v, &c) in assignment.iter().enumerate() {
-            local_index[v] = members[c as usize].len() as u32;
-            members[c as usize].push(VarId(v as u32));
-        }
-        let mut inputs: Vec<Vec<VarId>> = vec![Vec::new(); count];
-        let mut depends_on: Vec<Vec<ComponentId>> = vec![Vec::new(); count];
-        let mut dependents: Vec<Vec<ComponentId>> = vec![Vec::new(); count];
-        for (c, own) in members.iter().enumerate() {
-            let list = &mut inputs[c];
-            for &v in own {
-                list.extend(
-                    system
-                        .variable(v)
-                        .reads()
-                        .iter()
-                        .filter(|r| assignment[r.index()] as usize != c),
-                );
+            match members.get_mut(c as usize) {
+                Some(own) => {
+                    local_index[v] = own.len() as u32;
+                    own.push(VarId(v as u32));
+                }
+                None => local_index[v] = earlier.map_or(0, |p| p.local_index[v]),
             }
-            list.sort_unstable();
-            list.dedup();
-            let deps = &mut depends_on[c];
+        }
+        let mut all_members = Lists::with_capacity(count, system.len());
+        let mut inputs = Lists::with_capacity(count, 0);
+        let mut depends_on = Lists::with_capacity(count, 0);
+        let mut list: Vec<VarId> = Vec::new();
+        let mut deps: Vec<ComponentId> = Vec::new();
+        let copied = kept
+            .iter()
+            .filter_map(|&old| Some((earlier?.members(old), Some(earlier?.inputs(old)))));
+        let derived = members.iter().map(|own| (own.as_slice(), None));
+        for (c, (own, known)) in derived.chain(copied).enumerate() {
+            list.clear();
+            match known {
+                Some(known) => list.extend_from_slice(known),
+                None => {
+                    for &v in own {
+                        list.extend(
+                            system
+                                .variable(v)
+                                .reads()
+                                .iter()
+                                .filter(|r| assignment[r.index()] as usize != c),
+                        );
+                    }
+                    list.sort_unstable();
+                    list.dedup();
+                }
+            }
+            all_members.push(own);
+            inputs.push(&list);
+            deps.clear();
             deps.extend(list.iter().map(|v| ComponentId(assignment[v.index()])));
             deps.sort_unstable();
             deps.dedup();
-            for d in deps.iter() {
+            depends_on.push(&deps);
+        }
+        let mut dependents: Vec<Vec<ComponentId>> = vec![Vec::new(); count];
+        for c in 0..count {
+            for d in depends_on.get(c) {
                 debug_assert!(d.index() < c, "components must be in topological order");
                 dependents[d.index()].push(ComponentId(c as u32));
             }
@@ -215,9 +354,9 @@ impl Partition {
         Partition {
             component_of: assignment.iter().map(|&c| ComponentId(c)).collect(),
             local_index,
-            members: Lists::from_vecs(members),
-            inputs: Lists::from_vecs(inputs),
-            depends_on: Lists::from_vecs(depends_on),
+            members: all_members,
+            inputs,
+            depends_on,
             dependents: Lists::from_vecs(dependents),
         }
     }
@@ -337,6 +476,74 @@ mod tests {
                         prop_assert!(component[w] <= component[v]);
                     }
                 }
+            }
+        }
+    }
+
+    /// The system whose variable `v` reads the variables `reads[v]`.
+    fn system_of(reads: &[Vec<u32>]) -> System {
+        let mut s = System::new(0.0, 1.0);
+        let vars: Vec<VarId> = (0..reads.len())
+            .map(|v| s.add_variable(format!("v{v}"), 0.0))
+            .collect();
+        for (v, list) in reads.iter().enumerate() {
+            let list: Vec<VarId> = list.iter().map(|&w| vars[w as usize]).collect();
+            s.set_reads(vars[v], &list);
+        }
+        s
+    }
+
+    proptest! {
+        /// An edit's partition has the fresh partition's components (members, local
+        /// indices, inputs, dependencies), numbered in some topological order.
+        #[test]
+        fn an_edit_partitions_as_partitioning_anew(
+            g in graphs(),
+            edits in proptest::collection::vec(
+                (0usize..32, proptest::collection::vec(0u32..32, 0..4)), 0..4),
+            extra in 0usize..4,
+        ) {
+            let n = g.len();
+            let before = Partition::of_system(&system_of(&g));
+            let total = n + extra;
+            let mut h = g.clone();
+            h.resize(total, Vec::new());
+            let mut changed = Vec::new();
+            for (v, reads) in edits {
+                let v = v % total;
+                h[v] = reads.into_iter().map(|w| w % total as u32).collect();
+                changed.push(VarId(v as u32));
+            }
+            let system = system_of(&h);
+            let after = before.after_edit(&system, &changed);
+            let fresh = Partition::of_system(&system);
+            prop_assert_eq!(after.len(), fresh.len());
+            prop_assert_eq!(after.variable_count(), total);
+            for c in after.ids() {
+                let members = after.members(c);
+                let twin = fresh.component_of(members[0]);
+                prop_assert_eq!(members, fresh.members(twin));
+                prop_assert_eq!(after.inputs(c), fresh.inputs(twin));
+                let mut deps: Vec<ComponentId> = after
+                    .depends_on(c)
+                    .iter()
+                    .map(|&d| fresh.component_of(after.members(d)[0]))
+                    .collect();
+                deps.sort_unstable();
+                prop_assert_eq!(&deps[..], fresh.depends_on(twin));
+                prop_assert!(after.depends_on(c).iter().all(|&d| d < c));
+                for &d in after.depends_on(c) {
+                    prop_assert!(after.dependents(d).contains(&c));
+                }
+                prop_assert_eq!(
+                    after.dependents(c).len(),
+                    fresh.dependents(twin).len()
+                );
+            }
+            for v in 0..total {
+                let v = VarId(v as u32);
+                prop_assert_eq!(after.local_index(v), fresh.local_index(v));
+                prop_assert_eq!(after.members(after.component_of(v))[after.local_index(v)], v);
             }
         }
     }

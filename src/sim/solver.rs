@@ -12,12 +12,14 @@
 //! [`Solver::run`] then computes what was reset.
 //!
 //! A solver refuses a scene whose bodies start inside each other
-//! ([`scene::starting_overlap`](crate::scene::starting_overlap)) or whose time range spans more
-//! output steps than its [`RunLimits`] allow, before compiling it, and stops a run that passes
-//! the limit's memory (see [`limits`](crate::sim::limits)).
+//! ([`scene::starting_overlap`](crate::scene::starting_overlap); after an edit only the edited
+//! bodies are checked,
+//! [`scene::starting_overlap_after_edit`](crate::scene::starting_overlap_after_edit)) or whose
+//! time range spans more output steps than its [`RunLimits`] allow, before compiling it, and
+//! stops a run that passes the limit's memory (see [`limits`](crate::sim::limits)).
 
 use crate::lang::budget;
-use crate::scene::{diff, starting_overlap, Scene};
+use crate::scene::{diff, starting_overlap, starting_overlap_after_edit, Overlap, Scene};
 use crate::sim::collide::{Collider, Collision};
 use crate::sim::energy::Ledger;
 use crate::sim::physics::{Model, PhysicsError, SceneMotion};
@@ -206,7 +208,8 @@ impl Solver {
                 report: UpdateReport::default(),
             });
         }
-        check_overlap(&scene)?;
+        // The scene before the edit started apart: only the edited bodies can overlap now.
+        refuse_overlap(&scene, starting_overlap_after_edit(&scene, &changes))?;
         let update = self.model.update(&scene, &changes)?;
         let recollide: HashSet<usize> = changes
             .collision_changed
@@ -283,7 +286,12 @@ impl Solver {
 
 /// Refuses a scene whose bodies start inside each other, at the later body.
 fn check_overlap(scene: &Scene) -> Result<(), PhysicsError> {
-    match starting_overlap(scene) {
+    refuse_overlap(scene, starting_overlap(scene))
+}
+
+/// Refuses `scene` at the later body of `overlap`, if there is one.
+fn refuse_overlap(scene: &Scene, overlap: Option<Overlap>) -> Result<(), PhysicsError> {
+    match overlap {
         Some(overlap) => Err(PhysicsError::Model {
             message: overlap.message(scene),
             span: Some(overlap.span(scene)),

@@ -46,3 +46,32 @@ pub fn private_display() -> (Owned, String) {
     let (server, number) = start_reading_line(xvfb, "Xvfb");
     (server, format!(":{number}"))
 }
+
+/// GTK initialised on a private display ([`private_display`]), for a test or benchmark that
+/// runs the editor's windows in its own process, and a GTK application registered as `id`:
+/// the server (keep it while the windows live) and the application.
+pub fn gtk_on_private_display(id: &str) -> (Owned, gtk4::Application) {
+    use gtk4::prelude::*;
+    let (server, display) = private_display();
+    std::env::set_var("DISPLAY", &display);
+    std::env::set_var("GDK_BACKEND", "x11");
+    std::env::set_var("NO_AT_BRIDGE", "1");
+    std::env::set_var("GTK_A11Y", "none");
+    gtk4::init().expect("GTK on the private display");
+    let app = gtk4::Application::new(Some(id), gtk4::gio::ApplicationFlags::NON_UNIQUE);
+    app.register(gtk4::gio::Cancellable::NONE).unwrap();
+    (server, app)
+}
+
+/// Turns the GTK main loop until `done`; panics if that takes longer than `limit`.
+pub fn run_main_loop_until(limit: std::time::Duration, mut done: impl FnMut() -> bool) {
+    let context = gtk4::glib::MainContext::default();
+    let deadline = std::time::Instant::now() + limit;
+    while !done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the editor did not get there"
+        );
+        context.iteration(true);
+    }
+}

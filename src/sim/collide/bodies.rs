@@ -205,12 +205,14 @@ impl Kinematics {
     }
 }
 
-/// The scene's bodies with their shapes. `earlier(b)` gives body `b`'s collision body before
-/// an edit that left its shape and equations alone, whose shape and reach it keeps.
-pub(crate) fn collision_bodies<'a>(
+/// The scene's bodies with their shapes. `earlier[b]` is body `b`'s collision body before an
+/// edit that left its shape and equations alone: it is taken over as it is, with the
+/// restitution and friction the scene gives now (the only things such an edit may have
+/// changed in it); `earlier` may be empty.
+pub(crate) fn collision_bodies(
     scene: &Scene,
     model: &Model,
-    earlier: impl Fn(usize) -> Option<&'a CollisionBody>,
+    mut earlier: Vec<Option<CollisionBody>>,
 ) -> Vec<CollisionBody> {
     let shapes: FxHashMap<&str, &ShapeSet> =
         scene.shapes.iter().map(|s| (s.name.as_str(), s)).collect();
@@ -223,14 +225,11 @@ pub(crate) fn collision_bodies<'a>(
                 scene.bodies[i].restitution.value,
                 scene.bodies[i].friction.value,
             );
-            if let Some(before) = earlier(i) {
+            if let Some(before) = earlier.get_mut(i).and_then(Option::take) {
                 return CollisionBody {
-                    model: body.clone(),
                     restitution,
                     friction,
-                    constraints: model.constraints(i).to_vec(),
-                    self_contained: model.self_contained(i),
-                    ..before.clone()
+                    ..before
                 };
             }
             let shape = shapes

@@ -86,14 +86,12 @@ impl Detector {
         changed: &HashSet<usize>,
         recollide: &HashSet<usize>,
     ) -> Vec<(usize, f64)> {
-        // Each old body's index here, if what was checked of it still holds.
+        // Each old body's index here, if what was checked of it still holds (a body the edit
+        // left alone has the shape and fixedness it had, so it was tracked if it is now; `old`
+        // has lent its bodies to this detector).
         let kept: Vec<Option<usize>> = map
             .iter()
-            .enumerate()
-            .map(|(o, &b)| {
-                let b = b?;
-                (!changed.contains(&b) && self.tracked(b) && old.tracked(o)).then_some(b)
-            })
+            .map(|&b| b.filter(|&b| !changed.contains(&b) && self.tracked(b)))
             .collect();
         for (o, b) in kept.iter().enumerate() {
             if let Some(b) = *b {

@@ -138,7 +138,7 @@ impl Collider {
                 scene,
                 model,
                 model.free_loads(None),
-                collision_bodies(scene, model, |_| None),
+                collision_bodies(scene, model, Vec::new()),
             ))),
         }
     }
@@ -159,7 +159,9 @@ impl Collider {
     }
 
     /// The collider of `scene`, compiled as `model`, after an edit of the scene that `old` is
-    /// the collider of. Takes over what `old` knew that still holds: each body's checked time
+    /// the collider of; `old` is left without its bodies (they move over) and must not be used
+    /// again. Takes over what `old` knew that still holds: each body's collision body (shape
+    /// and all, but for its restitution and friction, read again), its checked time
     /// and the collisions between bodies that kept their names, except for the bodies in
     /// `changed` (their equations or initial values changed), which are checked again from
     /// the start; with `reuse_loads` (the edit kept the model's trajectories), also the
@@ -190,13 +192,16 @@ impl Collider {
             changed,
         });
         let free = model.free_loads(reuse);
-        let mut before = vec![None; model.bodies().len()];
-        for (o, &b) in map.iter().enumerate() {
-            if let Some(b) = b.filter(|b| !changed.contains(b)) {
-                before[b] = Some(o);
+        // The bodies the edit left alone move over from the old collider, which is not used
+        // again.
+        let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
+        earlier.resize_with(model.bodies().len(), || None);
+        for (o, body) in std::mem::take(&mut old.bodies).into_iter().enumerate() {
+            if let Some(b) = map[o].filter(|b| !changed.contains(b)) {
+                earlier[b] = Some(body);
             }
         }
-        let bodies = collision_bodies(scene, model, |b| Some(&old.bodies[before[b]?]));
+        let bodies = collision_bodies(scene, model, earlier);
         let mut detector = Detector::new(scene, model, free, bodies);
         let back_ups = detector.inherit(&old, &map, changed, recollide);
         let collider = Collider {

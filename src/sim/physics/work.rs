@@ -355,9 +355,11 @@ impl FreeLoads {
                     continue;
                 };
                 let mut loads = slot.take();
+                // Renumbered in place (loads reading a body that went away are compiled anew).
                 let moved = loads.as_mut().is_none_or(|l| {
-                    let reads: Option<Vec<usize>> = l.reads.iter().map(|&r| reuse.map[r]).collect();
-                    reads.map(|reads| l.reads = reads).is_some()
+                    l.reads
+                        .iter_mut()
+                        .all(|r| reuse.map[*r].map(|to| *r = to).is_some())
                 });
                 if moved {
                     taken[new] = Some(loads);

@@ -2,13 +2,14 @@
 
 use super::component::Component;
 use super::queue::ReadyQueue;
-use super::{partition_for, Simulation};
+use super::Simulation;
 use crate::sim::error::{ErrorKind, SimError};
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::integrate::StepControl;
 use crate::sim::motion::{SharedTrack, Tracks};
 use crate::sim::system::{ComponentEquations, ComponentSpec, EquationFactory, System, VarId};
 use crate::sim::track::Track;
+use crate::sim::Strategy;
 use std::sync::{Arc, PoisonError, RwLock};
 
 /// What an edit changed, by variable.
@@ -92,9 +93,15 @@ impl Simulation {
 
         // Without changed equations (what they read included) among the same variables, the
         // reference graph is the old one, and so are the partition and each component's
-        // input wiring.
+        // input wiring. Otherwise the components are found again around the changed
+        // variables ([`Partition::after_edit`]).
         let same_graph = changes.equations.is_empty() && system.len() == self.system.len();
-        let new_partition = (!same_graph).then(|| partition_for(&system, self.options.strategy));
+        let new_partition = (!same_graph).then(|| match self.options.strategy {
+            Strategy::Combined => Partition::combined(&system),
+            Strategy::EventDriven | Strategy::Sequential => {
+                self.partition.after_edit(&system, &changes.equations)
+            }
+        });
         let partition = new_partition.as_ref().unwrap_or(&self.partition);
         let same_start = system.start() == self.system.start();
         let mut plans = Vec::with_capacity(partition.len());
