@@ -23,10 +23,9 @@ use asgard::ui::graphical::{initial_options, initial_view};
 #[path = "../tests/private_display/mod.rs"]
 mod private_display;
 use gtk::prelude::*;
-use gtk::{gio, glib};
 use gtk4 as gtk;
 use nalgebra::Point3;
-use private_display::private_display;
+use private_display::{gtk_on_private_display, run_main_loop_until};
 use std::cell::{Cell, RefCell};
 use std::process::{Child, Command};
 use std::rc::Rc;
@@ -57,13 +56,8 @@ fn xdotool(args: &[String]) -> Child {
 }
 
 /// Turns the main loop until `done`.
-fn run_until(mut done: impl FnMut() -> bool) {
-    let context = glib::MainContext::default();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !done() {
-        assert!(Instant::now() < deadline, "the editor did not get there");
-        context.iteration(true);
-    }
+fn run_until(done: impl FnMut() -> bool) {
+    run_main_loop_until(Duration::from_secs(120), done);
 }
 
 fn find<W: IsA<gtk::Widget>>(root: &gtk::Widget) -> Option<W> {
@@ -167,17 +161,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    let (_x_server, display) = private_display();
-    std::env::set_var("DISPLAY", &display);
-    std::env::set_var("GDK_BACKEND", "x11");
-    std::env::set_var("NO_AT_BRIDGE", "1");
-    std::env::set_var("GTK_A11Y", "none");
-    gtk::init().expect("GTK on the private display");
-    let app = gtk::Application::new(
-        Some("org.asgard.EditorBench"),
-        gio::ApplicationFlags::NON_UNIQUE,
-    );
-    app.register(gio::Cancellable::NONE).unwrap();
+    let (_x_server, app) = gtk_on_private_display("org.asgard.EditorBench");
 
     let text = scene_text();
     let scene = evaluate(&text).unwrap();
