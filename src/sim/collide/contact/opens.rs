@@ -10,8 +10,10 @@
 //! every loaded persistent pair for its gap opening by [`OPEN_FRACTION`] of the pair's size
 //! beyond where its load was solved; the first time it does is an event of the pair's island,
 //! ordered with its collisions, at which the pair's bodies have their loads solved again (see
-//! `Detector::reopen`). A pair that comes apart this way has no load from then on, and the
-//! next tick drops it once its gap passes the break distance.
+//! `Detector::reopen`). The pair stays persistent: its new load lets the gap close by what it
+//! has opened over the tick, which a pair flying apart does not need, and the next tick drops
+//! it once its gap passes the break distance. (Made ordinary at the event, a pair in a settled
+//! pile went round and round: it opened, met again as a collision, rested and was loaded.)
 
 use super::super::bodies::Kinematics;
 use super::super::narrow::Found;
@@ -152,7 +154,6 @@ impl Detector {
         let only: FxHashSet<usize> = [i, j].into_iter().collect();
         let states: FxHashMap<usize, Kinematics> =
             [(i, opened.a), (j, opened.b)].into_iter().collect();
-        self.unpersist(i, j);
         let next = self.next_window_end(time);
         let held = self.hold(time, next, Some(&only), &states, context);
         let mut request = BackUp {
