@@ -101,6 +101,18 @@ pub(super) fn resting_windows(e: f64) -> f64 {
     (SHORTEST_BOUNCE / (2.0 * e.max(LEAST_BOUNCE))).max(RESTING_TIME)
 }
 
+/// Asks for `request`'s back-up unless it restarts, jumps and releases nothing (a tick or an
+/// opening whose solve changed no load). Returns whether it asked.
+fn ask_back_up(mut request: crate::sim::schedule::BackUp, context: &mut StepContext<'_>) -> bool {
+    if request.components.is_empty() && request.jumps.is_empty() && request.releases.is_empty() {
+        return false;
+    }
+    request.components.sort_unstable();
+    request.components.dedup();
+    context.request_back_up(request);
+    true
+}
+
 /// A contact load on one body: the force at its centre of mass and the torque about it with
 /// which its contacts hold it from `since` on, when it was in `state`. A load of zero ends the
 /// one before.
@@ -283,14 +295,7 @@ impl Detector {
         };
         self.release(&held.woken, &mut request);
         self.fall_asleep(tick, &held, context, &mut request);
-        if request.components.is_empty() && request.jumps.is_empty() && request.releases.is_empty()
-        {
-            return false;
-        }
-        request.components.sort_unstable();
-        request.components.dedup();
-        context.request_back_up(request);
-        true
+        ask_back_up(request, context)
     }
 
     /// Solves the contact islands at `time` for the loads that hold their bodies until `next`,

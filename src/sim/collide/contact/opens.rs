@@ -18,6 +18,7 @@
 use super::super::bodies::Kinematics;
 use super::super::narrow::Found;
 use super::super::Detector;
+use super::ask_back_up;
 use crate::geom::distance::{closest_between_shapes, Contact, ShapeContact};
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::schedule::{BackUp, StepContext};
@@ -162,12 +163,6 @@ impl Detector {
             ..BackUp::default()
         };
         self.release(&held.woken, &mut request);
-        if request.components.is_empty() && request.releases.is_empty() {
-            return false;
-        }
-        request.components.sort_unstable();
-        request.components.dedup();
-        context.request_back_up(request);
-        true
+        ask_back_up(request, context)
     }
 }
