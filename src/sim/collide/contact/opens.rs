@@ -57,9 +57,10 @@ impl Detector {
         ))
     }
 
-    /// Whether persistent pair `(i, j)`, found `gap` apart at `t1`, opened since its load was
-    /// solved, and if so, when first within `[from, t1]` (to the time tolerance `tolerance`),
-    /// as an event of the window: a [`Found`] marked `opens`, with the pair's states there.
+    /// Whether persistent pair `(i, j)`, with its `closest` points in its states `ends` at
+    /// `t1`, opened since its load was solved, and if so, when first within `[from, t1]` (to
+    /// the time tolerance `tolerance`), as an event of the window: a [`Found`] marked `opens`,
+    /// with the pair's states there.
     pub(in super::super) fn opening(
         &mut self,
         (i, j): (usize, usize),
