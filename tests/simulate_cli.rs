@@ -130,8 +130,28 @@ fn strategies_agree_and_stats_show_the_partition() {
     let stderr = String::from_utf8_lossy(&event.stderr);
     assert!(stderr.contains("partition: 10 components"), "{stderr}");
     assert!(stderr.contains("steps"), "{stderr}");
+    assert!(
+        stderr.contains("processor s by simulated interval"),
+        "{stderr}"
+    );
     let event = stdout_json(&event);
     assert_eq!(event["stats"]["components"], 10);
+    // The processor time by simulated interval covers the scene's range in intervals of
+    // 1, 2 or 5 times a power of ten, none negative.
+    let cost = &event["stats"]["cost"];
+    let width = cost["width"].as_f64().unwrap();
+    let spent: Vec<f64> = cost["processor_s"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_f64().unwrap())
+        .collect();
+    let range = event["finish"].as_f64().unwrap() - event["start"].as_f64().unwrap();
+    assert!((spent.len() as f64 * width - range).abs() < width, "{cost}");
+    assert!(
+        spent.len() <= 20 && spent.iter().all(|&s| s >= 0.0),
+        "{cost}"
+    );
     let sequential = stdout_json(&asgard(&["simulate", &file, "--no-event"]));
     assert_eq!(event["bodies"], sequential["bodies"]);
     let combined = stdout_json(&asgard(&["simulate", &file, "--combined"]));

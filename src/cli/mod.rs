@@ -1,6 +1,7 @@
 //! Subcommands of the `asgard` binary; each lives in its own file and returns the exit code.
 
 mod check;
+mod cost;
 mod doc;
 mod edit;
 mod eval;

@@ -19,6 +19,7 @@
 //! terminal, otherwise a line every ten seconds of a long run, and with `--progress` also a
 //! line at every twentieth of the time range.
 
+use super::cost::{self, CostByInterval};
 use super::limits::RunLimitArgs;
 use super::read::{read_scene, ReadScene};
 use asgard::save::{self, AtomicFile, ReadOnly};
@@ -65,8 +66,9 @@ pub struct SimulateArgs {
     /// Run each component to the end in turn instead of event-driven scheduling.
     #[arg(long)]
     no_event: bool,
-    /// Print the partition and the step counts to standard error, and add the energy ledger
-    /// (`stats.energy`: the kinetic energy's change by cause) to the JSON.
+    /// Print the partition, the step counts and the processor time by simulated interval to
+    /// standard error, and add the energy ledger (`stats.energy`: the kinetic energy's change
+    /// by cause) and that processor time (`stats.cost`) to the JSON.
     #[arg(long)]
     stats: bool,
     /// After simulating FILE, update the motion incrementally for this edited scene and write
@@ -138,8 +140,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut cost = args.stats.then(|| profile(&solver));
     let started = Instant::now();
-    let failure = integrate(&mut solver, &first.name, args.progress);
+    let failure = integrate(&mut solver, &first.name, args.progress, cost.as_mut());
     let first_wall = started.elapsed().as_secs_f64();
     let mut shown = first;
     let mut incremental = None;
@@ -164,7 +167,8 @@ pub fn run(args: SimulateArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let failure = integrate(&mut solver, &next.name, args.progress);
+        cost = args.stats.then(|| profile(&solver));
+        let failure = integrate(&mut solver, &next.name, args.progress, cost.as_mut());
         incremental = Some((
             Incremental {
                 first_wall_s: first_wall,
@@ -190,6 +194,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     }
     if args.stats {
         eprint!("{}", statistics(solver.simulation()));
+        if let Some(cost) = &cost {
+            eprint!("{}", cost.line());
+        }
     }
     let sample = args.sample.unwrap_or(shown.scene.simulator.step);
     let motion = Sampled::new(&shown.scene, solver.model(), solver.simulation(), sample);
@@ -205,6 +212,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         components: solver.simulation().partition().len(),
         wall_s: incremental.as_ref().map_or(first_wall, |i| i.update_wall_s),
         incremental,
+        cost,
     };
     let collisions = solver.collisions();
     let written = write(
@@ -281,12 +289,31 @@ const PROGRESS_FRACTION: f64 = 0.05;
 /// so that a run of a few thousand steps still shows its twentieths.
 const PROGRESS_EVERY: u64 = 100;
 
+/// An empty processor-time profile of the solver's simulated range.
+fn profile(solver: &Solver) -> CostByInterval {
+    let system = solver.simulation().system();
+    CostByInterval::new(system.start(), system.end())
+}
+
 /// Runs the solver to the end, reporting progress on standard error: a bar on a terminal
-/// (unless `lines`), otherwise lines (see the module documentation). Returns the failure, if
-/// any (the motion computed up to then is kept).
-fn integrate(solver: &mut Solver, shown: &str, lines: bool) -> Option<PhysicsError> {
+/// (unless `lines`), otherwise lines (see the module documentation), and to `cost` when
+/// given. Returns the failure, if any (the motion computed up to then is kept).
+fn integrate(
+    solver: &mut Solver,
+    shown: &str,
+    lines: bool,
+    mut cost: Option<&mut CostByInterval>,
+) -> Option<PhysicsError> {
     let system = solver.simulation().system();
     let (start, end) = (system.start(), system.end());
+    if lines || cost.is_some() {
+        solver.set_progress_every(PROGRESS_EVERY.min(cost::REPORT_EVERY));
+    }
+    let mut cost_report = |p: &Progress| {
+        if let Some(cost) = cost.as_deref_mut() {
+            cost.report(p.time);
+        }
+    };
     let fraction = |p: &Progress| ((p.time - start) / (end - start)).clamp(0.0, 1.0);
     if !lines && io::stderr().is_terminal() {
         const TICKS: u64 = 1000;
@@ -297,6 +324,7 @@ fn integrate(solver: &mut Solver, shown: &str, lines: bool) -> Option<PhysicsErr
                 .progress_chars("=> "),
         );
         let mut show = |p: &Progress| {
+            cost_report(p);
             bar.set_position((fraction(p) * TICKS as f64) as u64);
             bar.set_message(format!("{:.3} of {end} ({} steps)", p.time, p.steps));
         };
@@ -307,14 +335,12 @@ fn integrate(solver: &mut Solver, shown: &str, lines: bool) -> Option<PhysicsErr
         bar.finish_and_clear();
         return result.err();
     }
-    if lines {
-        solver.set_progress_every(PROGRESS_EVERY);
-    }
     let began = Instant::now();
     let mut last_line = began;
     // The twentieths already reported.
     let mut reported = 0;
     let mut show = |p: &Progress| {
+        cost_report(p);
         let reached = (fraction(p) / PROGRESS_FRACTION + 1e-9).floor() as u32;
         let now = Instant::now();
         let due = (lines && reached > reported) || now - last_line >= PROGRESS_PERIOD;
@@ -447,6 +473,9 @@ struct Stats {
     /// The energy ledger, with `--stats`.
     #[serde(skip_serializing_if = "Option::is_none")]
     energy: Option<LedgerJson>,
+    /// Processor time by simulated interval, with `--stats`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<CostByInterval>,
 }
 
 /// `--then`: the first run's and the update's wall times, and how much the update reset.
