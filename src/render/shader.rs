@@ -6,6 +6,7 @@
 //!
 //! - [`MeshProgram`]: instanced meshes, lit (key lights with one light's shadows, a sky and
 //!   ground hemisphere, a little specular, a rim on highlighted bodies) or flat-coloured;
+//!   its ball variant draws solid balls as impostors, lit the same way;
 //! - [`DepthProgram`]: shadow casters seen from the key light, depth only;
 //! - [`OutlineProgram`]: outlines of selected and hovered bodies;
 //! - [`HandleProgram`]: handles, as discs shaded like spheres;

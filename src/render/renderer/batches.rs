@@ -4,10 +4,12 @@
 //! Bodies are sorted near to far and cut into a few depth slabs, each drawn mesh by mesh, so
 //! that hidden fragments fail the depth test before they are shaded (on a software
 //! rasteriser that is most of a crowded picture's cost), while a slab still draws each mesh
-//! with one instanced call. Spheres are drawn with the renderer's own sphere of a detail
-//! fitted to their size on the screen: a ball a few pixels across takes a few dozen
-//! triangles, one filling the picture a few thousand, and every silhouette stays within a
-//! third of a pixel of the true circle.
+//! with one instanced call. Solid balls are impostors ([`MeshRef::Ball`]): two triangles
+//! each, the sphere found per pixel. Other spheres (shadow casters, outlines, markers, a
+//! ball reaching behind the eye) are drawn with the renderer's own sphere of a detail fitted
+//! to their size on the screen: a ball a few pixels across takes a few dozen triangles, one
+//! filling the picture a few thousand, and every silhouette stays within a third of a pixel
+//! of the true circle.
 
 use super::changes::Region;
 use super::cull::{footprint, DepthTiles, Footprint};

@@ -8,8 +8,9 @@
 //! 1. **shadows** ([`shadow`]): the bodies' depths seen from the key light, when they or the
 //!    light changed since the map was last drawn;
 //! 2. **bodies**, lit by the frame's lights with the key light's shadows, a sky and ground
-//!    hemisphere and a little specular; selected and hovered bodies get a coloured rim and an
-//!    outline (the body pushed out a few pixels on the screen, behind itself);
+//!    hemisphere and a little specular (solid balls as impostors, by their own program);
+//!    selected and hovered bodies get a coloured rim and an outline (the body pushed out a
+//!    few pixels on the screen, behind itself);
 //! 3. **ground**: a plane under the bodies with its grid, fading out towards its edge,
 //!    darkened where shadows fall, drawn after the bodies so hidden parts cost nothing;
 //! 4. markers, arrowheads and lines (links, vectors, trajectories), then **handles** over a
