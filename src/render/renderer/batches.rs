@@ -451,7 +451,8 @@ impl Batches {
         keyed.extend(frame.objects.iter().filter_map(|o| {
             let h = Highlight::of(o)?;
             let placement = o.placement();
-            let (drawn, model) = drawn_mesh(o, &placement, eye, mesh(o.mesh), SphereAs::Tessellated);
+            let (drawn, model) =
+                drawn_mesh(o, &placement, eye, mesh(o.mesh), SphereAs::Tessellated);
             let [r, g, b] = h.colour;
             Some(Keyed {
                 depth: eye.depth(&(placement * Point3::origin())),
@@ -781,5 +782,38 @@ mod tests {
             assert!(level >= last);
             last = level;
         }
+    }
+
+    /// A solid ball is an impostor while it lies wholly in front of the eye, else (and for
+    /// outlines, which push out a mesh's vertices) the tessellated sphere; a wireframe draws
+    /// its own mesh.
+    #[test]
+    fn solid_balls_in_front_of_the_eye_are_impostors() {
+        let camera = Camera::default();
+        let viewport = Viewport::new(640.0, 480.0);
+        let eye = Eye::new(&camera, &viewport);
+        let info = MeshInfo {
+            radius: 1.0,
+            sphere: Some(1.0),
+        };
+        let ball = |z: f64| Object {
+            mesh: MeshKey(7),
+            pose: Isometry3::translation(0.0, 0.0, z),
+            offset: Vector3::zeros(),
+            colour: [1.0; 4],
+            selected: false,
+            hovered: false,
+        };
+        let drawn = |z: f64, sphere| drawn_mesh(&ball(z), &ball(z).placement(), &eye, info, sphere);
+        // The eye is 10 units in front of the origin, looking down −z.
+        let (mesh, model) = drawn(0.0, SphereAs::Ball);
+        assert_eq!(mesh, MeshRef::Ball);
+        assert_eq!(model, Matrix4::identity());
+        assert!(matches!(drawn(9.5, SphereAs::Ball).0, MeshRef::Sphere(_)));
+        assert!(matches!(
+            drawn(0.0, SphereAs::Tessellated).0,
+            MeshRef::Sphere(_)
+        ));
+        assert_eq!(drawn(0.0, SphereAs::Own).0, MeshRef::Scene(MeshKey(7)));
     }
 }

@@ -430,11 +430,7 @@ impl Renderer {
             if is_ball {
                 gl.use_program(Some(ball));
             }
-            self.draw_batches(
-                std::slice::from_ref(batch),
-                instances,
-                Primitive::Triangles,
-            );
+            self.draw_batches(std::slice::from_ref(batch), instances, Primitive::Triangles);
             if is_ball {
                 gl.use_program(Some(mesh));
             }
