@@ -6,6 +6,7 @@
 //!
 //! - [`MeshProgram`]: instanced meshes, lit (key lights with one light's shadows, a sky and
 //!   ground hemisphere, a little specular, a rim on highlighted bodies) or flat-coloured;
+//!   its ball variant draws solid balls as impostors, lit the same way;
 //! - [`DepthProgram`]: shadow casters seen from the key light, depth only;
 //! - [`OutlineProgram`]: outlines of selected and hovered bodies;
 //! - [`HandleProgram`]: handles, as discs shaded like spheres;
@@ -76,12 +77,14 @@ const ANTIALIAS_FRAGMENT: &str = include_str!("shaders/antialias.frag");
 
 type Location = Option<glow::UniformLocation>;
 
-/// Which mesh program: how many lights, and whether one casts shadows.
+/// Which mesh program: how many lights, whether one casts shadows, and whether it draws
+/// meshes or balls (impostors: a square over each ball's outline, the sphere found per pixel).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MeshVariant {
     /// 1 to [`MAX_LIGHTS`].
     pub lights: usize,
     pub shadows: bool,
+    pub balls: bool,
 }
 
 /// The instanced mesh program and its uniforms.
@@ -110,9 +113,10 @@ impl MeshProgram {
         variant: MeshVariant,
     ) -> Result<Self, String> {
         let defines = format!(
-            "#define LIGHTS {}\n#define SHADOWS {}\n",
+            "#define LIGHTS {}\n#define SHADOWS {}\n#define BALLS {}\n",
             variant.lights.clamp(1, MAX_LIGHTS),
-            u8::from(variant.shadows)
+            u8::from(variant.shadows),
+            u8::from(variant.balls)
         );
         let program = link(gl, dialect, &defines, MESH_VERTEX, MESH_FRAGMENT)?;
         let uniform = |name| gl.get_uniform_location(program, name);
@@ -351,6 +355,7 @@ impl Programs {
             MeshVariant {
                 lights: 1,
                 shadows: false,
+                balls: false,
             },
         )?;
         programs.prepare_ground(

@@ -4,10 +4,12 @@
 //! Bodies are sorted near to far and cut into a few depth slabs, each drawn mesh by mesh, so
 //! that hidden fragments fail the depth test before they are shaded (on a software
 //! rasteriser that is most of a crowded picture's cost), while a slab still draws each mesh
-//! with one instanced call. Spheres are drawn with the renderer's own sphere of a detail
-//! fitted to their size on the screen: a ball a few pixels across takes a few dozen
-//! triangles, one filling the picture a few thousand, and every silhouette stays within a
-//! third of a pixel of the true circle.
+//! with one instanced call. Solid balls are impostors ([`MeshRef::Ball`]): two triangles
+//! each, the sphere found per pixel. Other spheres (shadow casters, outlines, markers, a
+//! ball reaching behind the eye) are drawn with the renderer's own sphere of a detail fitted
+//! to their size on the screen: a ball a few pixels across takes a few dozen triangles, one
+//! filling the picture a few thousand, and every silhouette stays within a third of a pixel
+//! of the true circle.
 
 use super::changes::Region;
 use super::cull::{footprint, DepthTiles, Footprint};
@@ -82,6 +84,9 @@ pub(super) enum MeshRef {
     Scene(MeshKey),
     /// The unit sphere of a level of detail.
     Sphere(u32),
+    /// A solid ball, drawn by the ball program as an impostor on the `Disc` square: exact
+    /// outline and shading whatever its size, with two triangles.
+    Ball,
     /// A square from −1 to 1 in x and y: handles are drawn as discs on it.
     Disc,
     Arrowhead,
@@ -377,7 +382,8 @@ impl Batches {
             let placement = o.placement();
             let centre = placement * Point3::origin();
             let highlight = Highlight::of(o);
-            let (mesh, model) = drawn_mesh(o, &placement, eye, mesh(o.mesh), solid);
+            let sphere = if solid { SphereAs::Ball } else { SphereAs::Own };
+            let (mesh, model) = drawn_mesh(o, &placement, eye, mesh(o.mesh), sphere);
             let colour = match highlight {
                 Some(h) if !solid => [h.colour[0], h.colour[1], h.colour[2], o.colour[3]],
                 _ => o.colour,
@@ -445,7 +451,8 @@ impl Batches {
         keyed.extend(frame.objects.iter().filter_map(|o| {
             let h = Highlight::of(o)?;
             let placement = o.placement();
-            let (drawn, model) = drawn_mesh(o, &placement, eye, mesh(o.mesh), true);
+            let (drawn, model) =
+                drawn_mesh(o, &placement, eye, mesh(o.mesh), SphereAs::Tessellated);
             let [r, g, b] = h.colour;
             Some(Keyed {
                 depth: eye.depth(&(placement * Point3::origin())),
@@ -502,21 +509,40 @@ fn push_runs(keyed: &[Keyed], list: &mut Vec<Batch>, instances: &mut Vec<Instanc
     }
 }
 
-/// The mesh an object is drawn with and its model matrix: a solid sphere as the renderer's
-/// sphere of the fitting level, scaled to its radius; anything else as its own mesh.
+/// How [`drawn_mesh`] draws a sphere.
+#[derive(Clone, Copy, PartialEq)]
+enum SphereAs {
+    /// As the object's own mesh (wireframes show its edges).
+    Own,
+    /// As the renderer's sphere of the fitting level (outlines push its vertices out).
+    Tessellated,
+    /// As a ball impostor when wholly in front of the eye, else tessellated.
+    Ball,
+}
+
+/// The mesh an object is drawn with and its model matrix: a solid sphere as a ball or the
+/// renderer's sphere of the fitting level, scaled to its radius; anything else as its own
+/// mesh.
 fn drawn_mesh(
     object: &Object,
     placement: &Isometry3<f64>,
     eye: &Eye,
     info: MeshInfo,
-    solid: bool,
+    sphere: SphereAs,
 ) -> (MeshRef, Matrix4<f64>) {
-    match info.sphere.filter(|_| solid) {
+    match info.sphere.filter(|_| sphere != SphereAs::Own) {
         Some(radius) => {
             let centre = placement * Point3::origin();
-            let pixels = radius / eye.world_length(&centre, 1.0);
+            // The ball's impostor lies in the plane touching its front, which must be in
+            // front of the eye (the clipping planes then keep it whole).
+            let in_front = eye.depth(&centre) > 1.001 * radius * eye.camera.scale;
+            let drawn = if sphere == SphereAs::Ball && in_front {
+                MeshRef::Ball
+            } else {
+                MeshRef::Sphere(sphere_level(radius / eye.world_length(&centre, 1.0)))
+            };
             (
-                MeshRef::Sphere(sphere_level(pixels)),
+                drawn,
                 placement.to_homogeneous() * Matrix4::new_scaling(radius),
             )
         }
@@ -756,5 +782,38 @@ mod tests {
             assert!(level >= last);
             last = level;
         }
+    }
+
+    /// A solid ball is an impostor while it lies wholly in front of the eye, else (and for
+    /// outlines, which push out a mesh's vertices) the tessellated sphere; a wireframe draws
+    /// its own mesh.
+    #[test]
+    fn solid_balls_in_front_of_the_eye_are_impostors() {
+        let camera = Camera::default();
+        let viewport = Viewport::new(640.0, 480.0);
+        let eye = Eye::new(&camera, &viewport);
+        let info = MeshInfo {
+            radius: 1.0,
+            sphere: Some(1.0),
+        };
+        let ball = |z: f64| Object {
+            mesh: MeshKey(7),
+            pose: Isometry3::translation(0.0, 0.0, z),
+            offset: Vector3::zeros(),
+            colour: [1.0; 4],
+            selected: false,
+            hovered: false,
+        };
+        let drawn = |z: f64, sphere| drawn_mesh(&ball(z), &ball(z).placement(), &eye, info, sphere);
+        // The eye is 10 units in front of the origin, looking down −z.
+        let (mesh, model) = drawn(0.0, SphereAs::Ball);
+        assert_eq!(mesh, MeshRef::Ball);
+        assert_eq!(model, Matrix4::identity());
+        assert!(matches!(drawn(9.5, SphereAs::Ball).0, MeshRef::Sphere(_)));
+        assert!(matches!(
+            drawn(0.0, SphereAs::Tessellated).0,
+            MeshRef::Sphere(_)
+        ));
+        assert_eq!(drawn(0.0, SphereAs::Own).0, MeshRef::Scene(MeshKey(7)));
     }
 }

@@ -8,8 +8,9 @@
 //! 1. **shadows** ([`shadow`]): the bodies' depths seen from the key light, when they or the
 //!    light changed since the map was last drawn;
 //! 2. **bodies**, lit by the frame's lights with the key light's shadows, a sky and ground
-//!    hemisphere and a little specular; selected and hovered bodies get a coloured rim and an
-//!    outline (the body pushed out a few pixels on the screen, behind itself);
+//!    hemisphere and a little specular (solid balls as impostors, by their own program);
+//!    selected and hovered bodies get a coloured rim and an outline (the body pushed out a
+//!    few pixels on the screen, behind itself);
 //! 3. **ground**: a plane under the bodies with its grid, fading out towards its edge,
 //!    darkened where shadows fall, drawn after the bodies so hidden parts cost nothing;
 //! 4. markers, arrowheads and lines (links, vectors, trajectories), then **handles** over a
@@ -71,6 +72,7 @@ const GIZMO_LIGHT: [f32; 4] = [0.35, 0.55, 0.76, 0.0];
 const GIZMO_VARIANT: MeshVariant = MeshVariant {
     lights: 1,
     shadows: false,
+    balls: false,
 };
 
 /// Why the renderer could not be set up or could not draw.
@@ -334,6 +336,7 @@ impl Renderer {
             let programs = &mut self.programs;
             programs
                 .prepare_mesh(&self.gl, prepared.mesh_variant())
+                .and_then(|()| programs.prepare_mesh(&self.gl, prepared.ball_variant()))
                 .and_then(|()| programs.prepare_mesh(&self.gl, GIZMO_VARIANT))
                 .map_err(RenderError::Shader)?;
             if let Some(variant) = prepared.ground_variant() {
@@ -394,6 +397,8 @@ impl Renderer {
             glow::TEXTURE_2D,
             self.shadow_map.as_ref().map(|m| m.texture),
         );
+        // Uniforms stay with their program: the ball program's are set once for the frame.
+        self.use_mesh_program(self.programs.mesh(prepared.ball_variant()), prepared);
         let mesh = self.programs.mesh(prepared.mesh_variant());
         self.use_mesh_program(mesh, prepared);
 
@@ -405,7 +410,30 @@ impl Renderer {
             self.draw_batches(objects, self.instance_buffer, Primitive::Edges);
         } else {
             gl.enable(glow::CULL_FACE);
-            self.draw_batches(objects, self.instance_buffer, Primitive::Triangles);
+            self.draw_solid_bodies(prepared, objects, self.instance_buffer);
+        }
+    }
+
+    /// Draws the bodies' `batches` from `instances` with the mesh program in use, switching
+    /// to the ball program for balls and back.
+    unsafe fn draw_solid_bodies(
+        &self,
+        prepared: &Prepared,
+        batches: &[Batch],
+        instances: glow::Buffer,
+    ) {
+        let gl = &self.gl;
+        let mesh = self.programs.mesh(prepared.mesh_variant()).program;
+        let ball = self.programs.mesh(prepared.ball_variant()).program;
+        for batch in batches {
+            let is_ball = batch.mesh == MeshRef::Ball;
+            if is_ball {
+                gl.use_program(Some(ball));
+            }
+            self.draw_batches(std::slice::from_ref(batch), instances, Primitive::Triangles);
+            if is_ball {
+                gl.use_program(Some(mesh));
+            }
         }
     }
 
@@ -423,11 +451,7 @@ impl Renderer {
             as_bytes(&self.batches.culled.instances),
             glow::STREAM_DRAW,
         );
-        self.draw_batches(
-            &self.batches.culled.list,
-            self.late_buffer,
-            Primitive::Triangles,
-        );
+        self.draw_solid_bodies(prepared, &self.batches.culled.list, self.late_buffer);
         let culled = &self.batches.culled;
         if self.shown.due(culled.bodies()) {
             self.read_depths(width, height);
@@ -831,7 +855,7 @@ impl Renderer {
             MeshRef::Sphere(level) => &self.builtin.spheres[level as usize],
             MeshRef::Arrowhead => &self.builtin.arrowhead,
             MeshRef::Shaft => &self.builtin.shaft,
-            MeshRef::Disc => &self.builtin.disc,
+            MeshRef::Disc | MeshRef::Ball => &self.builtin.disc,
         }
     }
 

@@ -73,6 +73,15 @@ impl Prepared {
         MeshVariant {
             lights: self.lights.count,
             shadows: self.shadow.is_some(),
+            balls: false,
+        }
+    }
+
+    /// The program for this frame's balls (see [`super::batches::MeshRef::Ball`]).
+    pub(super) fn ball_variant(&self) -> MeshVariant {
+        MeshVariant {
+            balls: true,
+            ..self.mesh_variant()
         }
     }
 
