@@ -305,9 +305,18 @@ fn bodies_in_order_says_whether_the_kept_bodies_pair_up_in_turn() {
             "body a shape ball init_pos {0 0 0}\nbody c shape",
         );
     assert_eq!(in_order(&swapped), (false, false));
-    // A name used twice in the new scene (which evaluating refuses, so made by hand): two
-    // bodies pair up with one.
+    // A name used twice in the new scene (which evaluating refuses, so made by hand): after
+    // the common run of names, two bodies pair up with one; within it, the second is added
+    // (a model update checks added names against the kept ones).
+    let mut twice = scene(&top);
+    twice.bodies.insert(3, twice.bodies[2].clone());
+    assert!(!diff(&scene(BASE), &twice).bodies_in_order);
     let mut twice = scene(BASE);
     twice.bodies.insert(2, twice.bodies[1].clone());
-    assert!(!diff(&scene(BASE), &twice).bodies_in_order);
+    let d = diff(&scene(BASE), &twice);
+    assert!(d.bodies_in_order);
+    assert_eq!(
+        summary(&d),
+        [(ElementKind::Body, None, Some(2), ChangeKind::Added)]
+    );
 }

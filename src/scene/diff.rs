@@ -99,9 +99,10 @@ pub struct SceneDiff {
     /// Whether the bodies have the same names in the same order (so the same indices) before
     /// and after: what a model update would otherwise compare name by name.
     pub bodies_in_place: bool,
-    /// Whether the bodies both scenes have come in the same order in both (each name once in
-    /// the new scene): only added and removed bodies stand between them, so that a model
-    /// update can pair the kept bodies up in turn without comparing their names.
+    /// Whether the bodies both scenes have come in the same order in both: only added and
+    /// removed bodies stand between them, so that a model update can pair the kept bodies up
+    /// in turn without comparing their names. (An added body may repeat a kept one's name in
+    /// a scene that evaluating would refuse.)
     pub bodies_in_order: bool,
 }
 
