@@ -99,6 +99,11 @@ pub struct SceneDiff {
     /// Whether the bodies have the same names in the same order (so the same indices) before
     /// and after: what a model update would otherwise compare name by name.
     pub bodies_in_place: bool,
+    /// Whether the bodies both scenes have come in the same order in both: only added and
+    /// removed bodies stand between them, so that a model update can pair the kept bodies up
+    /// in turn without comparing their names. (An added body may repeat a kept one's name in
+    /// a scene that evaluating would refuse.)
+    pub bodies_in_order: bool,
 }
 
 impl SceneDiff {
@@ -128,7 +133,7 @@ pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
         |s| Some(&s.name),
         shape_aspects,
     );
-    d.out.bodies_in_place = d.named(
+    (d.out.bodies_in_place, d.out.bodies_in_order) = d.named(
         ElementKind::Body,
         &old.bodies,
         &new.bodies,
@@ -192,7 +197,9 @@ impl Differ<'_> {
 
     /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
     /// Usually the names come in the same order in both scenes, and the common run of equal
-    /// names is compared pairwise without a lookup.
+    /// names is compared pairwise without a lookup. Returns whether the names are the same
+    /// in the same order, and whether the matched elements kept their order (each old one
+    /// matched once at most).
     fn named<T>(
         &mut self,
         kind: ElementKind,
@@ -200,7 +207,7 @@ impl Differ<'_> {
         new: &[T],
         name: impl Fn(&T) -> Option<&String>,
         aspects: impl Fn(&T, &T) -> Aspects,
-    ) -> bool {
+    ) -> (bool, bool) {
         let same_names = old
             .iter()
             .zip(new)
@@ -219,6 +226,9 @@ impl Differ<'_> {
             .filter_map(|(i, e)| Some((name(e)?.as_str(), i)))
             .collect();
         let mut matched = vec![false; old_rest.len()];
+        // The last old element matched, to tell whether the matches keep their order.
+        let mut last: Option<usize> = None;
+        let mut in_order = true;
         let mut unnamed_old = old_rest
             .iter()
             .enumerate()
@@ -231,6 +241,8 @@ impl Differ<'_> {
             let j = j + same_names;
             match i {
                 Some(i) => {
+                    in_order &= last.is_none_or(|l| l < i);
+                    last = Some(i);
                     matched[i] = true;
                     let a = aspects(&old_rest[i], e);
                     if a.any() {
@@ -243,7 +255,7 @@ impl Differ<'_> {
         for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
             self.push(kind, Some(i + same_names), None, ChangeKind::Removed);
         }
-        same_names == old.len() && same_names == new.len()
+        (same_names == old.len() && same_names == new.len(), in_order)
     }
 
     /// Forces and links: matched within groups of the same key (the body they act on). The

@@ -49,6 +49,15 @@ impl Reference {
     }
 }
 
+/// The name and attribute words, with their spans, of an operand that is a reference
+/// (see [`Reference::read`]), borrowed where written literally.
+fn operand_words(parts: &[Part]) -> Option<[(Cow<'_, str>, Span); 2]> {
+    let [Part::Command { script, .. }] = parts else {
+        return None;
+    };
+    reference_words(script)
+}
+
 /// The name and attribute words, with their spans, of a `[…]` holding `script` when it is
 /// a reference: one command of two literal words, neither expanded with `{*}`.
 pub fn reference_words(script: &Script) -> Option<[(Cow<'_, str>, Span); 2]> {
@@ -190,10 +199,15 @@ fn same_tree(a: &Expr, b: &Expr) -> bool {
     })
 }
 
+/// Whether two operands are the same: two references by name and attribute (compared as
+/// written, without copying them: a scene comparison meets one or more in every force and
+/// link), anything else by its text.
 fn same_operand(a: &Expr, b: &Expr) -> bool {
     if let (ExprKind::Operand(x), ExprKind::Operand(y)) = (&a.kind, &b.kind) {
-        if let (Some(r), Some(s)) = (Reference::read(x), Reference::read(y)) {
-            return r.name == s.name && r.attr == s.attr;
+        if let (Some([(n, _), (r, _)]), Some([(m, _), (s, _)])) =
+            (operand_words(x), operand_words(y))
+        {
+            return n == m && r == s;
         }
     }
     let mut x = String::new();

@@ -428,17 +428,16 @@ fn body_models(scene: &Scene) -> Result<Vec<BodyModel>, PhysicsError> {
     Ok(bodies)
 }
 
-/// Body `body` of `scene` with its shape's mass properties (no variables yet); `shapes` finds
-/// the shape (an index of an earlier version of the scene is checked by name, and the shape
-/// searched for when it misses).
+/// Body `body` of `scene` with its shape's mass properties (no variables yet); `place` is
+/// where its shape set should be in the scene's (checked by name, and the shape searched for
+/// when it misses).
 pub(super) fn body_model(
     scene: &Scene,
     body: &Body,
-    shapes: &ShapeIndex,
+    place: Option<usize>,
 ) -> Result<BodyModel, PhysicsError> {
-    let indexed = shapes
-        .get(&body.shape)
-        .and_then(|&s| scene.shapes.get(s))
+    let indexed = place
+        .and_then(|s| scene.shapes.get(s))
         .filter(|s| s.name == body.shape);
     let shape = indexed.or_else(|| scene.shapes.iter().find(|s| s.name == body.shape));
     let props = match shape {
@@ -781,13 +780,20 @@ mod tests {
             let (after, _) = updated(old, new);
             same_as_compiled(&after, new);
         }
-        // A body added that cannot be modelled (its inertia is not positive definite): the
-        // update fails, the model is as it was (its name index too) and updates again.
+        // Bodies that swap places (the diff says they are out of order): indexed anew.
+        let swapped = base
+            .replace("body b shape ball init_pos {2 0 0}", "")
+            .replace("body d", "body b shape ball init_pos {2 0 0}\nbody d");
+        let (after, _) = updated(&added, &swapped);
+        same_as_compiled(&after, &swapped);
+        // A body added that cannot be modelled (its inertia is not positive definite), with a
+        // shape set added before the others: the update fails, the model is as it was (its
+        // name and shape indices too) and updates again.
         let old = scene(base);
         let mut model = Model::compile(&old).unwrap();
-        let bad = scene(&base.replace(
-            "body b",
-            "body e shape ball inertia {{1 2 0} {2 1 0} {0 0 1}}\nbody b",
+        let bad = scene(&added.replace(
+            "body e shape small",
+            "body e shape ball inertia {{1 2 0} {2 1 0} {0 0 1}}",
         ));
         assert!(model.update(&bad, &diff(&old, &bad)).is_err());
         same_as_compiled(&model, base);

@@ -18,17 +18,17 @@
 
 use super::assemble::{body_names, slot_owners, trajectory_names, Assembled, Assembly};
 use super::bodies::Bodies;
-use super::body::{InitialState, BODY_VARIABLES};
+use super::body::{BodyModel, InitialState, BODY_VARIABLES};
 use super::error::PhysicsError;
 use super::layout::{block, slot_of, variable_name};
 use super::model::{
-    assemble, body_model, check_simulator, set_free_spin, shape_index, Model, Reading,
+    assemble, body_model, check_simulator, set_free_spin, shape_index, Model, Reading, ShapeIndex,
 };
 use super::readers::{Element, Readers, Role};
 use super::trajectory::{constrain, Curves};
 use super::work::{Source, WorkElement};
-use crate::lang::fxhash::FxHashSet;
-use crate::scene::model::{LinkTarget, Scene};
+use crate::lang::fxhash::{FxHashMap, FxHashSet};
+use crate::scene::model::{Body, LinkTarget, Scene};
 use crate::scene::{ChangeKind, ElementChange, ElementKind, SceneDiff};
 use crate::sim::Changes;
 use crate::sym::Pool;
@@ -275,8 +275,10 @@ impl Model {
         let selected = sorted(&index);
         let is_selected = |b: usize| selected.binary_search(&b).is_ok();
 
-        // Shape sets added or removed move the others: the index follows them. (An entry is
-        // checked against the shape set's name when used, so a stale one costs a search.)
+        // Shape sets added or removed move the others: the index follows them, in place once
+        // nothing can fail (copying it would cost a name per shape set); until then a shape
+        // is found through the old index and the move. (A place is checked against the shape
+        // set's name when used, so a stale one costs a search.)
         let shapes_moved = changes
             .changes
             .iter()
@@ -291,42 +293,47 @@ impl Model {
             .and_then(|n| places(changes, ElementKind::Shape, n, scene.shapes.len()))
         {
             Some(map) => {
-                let mut shapes = Arc::clone(&self.shapes);
-                let added =
-                    changes
-                        .changes
-                        .iter()
-                        .filter_map(|c| match (c.kind, c.change, c.new) {
-                            (ElementKind::Shape, ChangeKind::Added, Some(j)) => {
-                                Some((j, scene.shapes[j].name.as_str()))
-                            }
-                            _ => None,
-                        });
-                splice_names(Arc::make_mut(&mut shapes), &map, added);
-                shapes
+                let added = (changes.changes.iter())
+                    .filter_map(|c| match (c.kind, c.change, c.new) {
+                        (ElementKind::Shape, ChangeKind::Added, Some(j)) => {
+                            Some((scene.shapes[j].name.as_str(), j))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                ShapeMove::Spliced(map, added)
             }
-            None if added + removed > 0 => shape_index(scene),
-            None => Arc::clone(&self.shapes),
+            None if added + removed > 0 => ShapeMove::Anew(shape_index(scene)),
+            None => ShapeMove::Kept,
+        };
+        let old_shapes = &self.shapes;
+        let shape_of = |body: &Body| -> Result<BodyModel, PhysicsError> {
+            let place = match &shapes {
+                ShapeMove::Kept => old_shapes.get(&body.shape).copied(),
+                ShapeMove::Spliced(map, added) => (added.get(body.shape.as_str()).copied())
+                    .or_else(|| map.get(*old_shapes.get(&body.shape)?).copied().flatten()),
+                ShapeMove::Anew(index) => index.get(&body.shape).copied(),
+            };
+            body_model(scene, body, place)
         };
         // The bodies after the edit: the selected ones anew, the others as they were.
         let mut bodies: Bodies = if same_bodies {
             self.bodies.clone()
         } else if let Some(from) = &spliced {
             // Added bodies are in `selected`: made below.
-            let shape = |j: usize| body_model(scene, &scene.bodies[j], &shapes);
-            self.bodies.spliced(from, shape)?
+            self.bodies.spliced(from, |j| shape_of(&scene.bodies[j]))?
         } else {
             let mut bodies = Vec::with_capacity(scene.bodies.len());
             for (i, body) in scene.bodies.iter().enumerate() {
                 bodies.push(match self.index.get(&body.name) {
                     Some(&o) if !is_selected(i) => self.bodies.shared(o),
-                    _ => Arc::new(body_model(scene, body, &shapes)?),
+                    _ => Arc::new(shape_of(body)?),
                 });
             }
             bodies.into_iter().collect()
         };
         for &i in &selected {
-            bodies.set(i, body_model(scene, &scene.bodies[i], &shapes)?);
+            bodies.set(i, shape_of(&scene.bodies[i])?);
         }
         for name in &changes.initial_changed {
             if let Some(&i) = index.get(name) {
@@ -553,7 +560,14 @@ impl Model {
         self.follow_works(scene, works, again, (forces, links, &body_map));
 
         self.index = index;
-        self.shapes = shapes;
+        match shapes {
+            ShapeMove::Kept => {}
+            ShapeMove::Spliced(map, added) => {
+                let added = added.into_iter().map(|(name, j)| (j, name));
+                splice_names(Arc::make_mut(&mut self.shapes), &map, added);
+            }
+            ShapeMove::Anew(index) => self.shapes = index,
+        }
         self.factory.curves = curves;
         self.factory.inputs = inputs;
         self.elements = (scene.forces.len(), scene.links.len());
@@ -644,7 +658,12 @@ impl Model {
     /// `changes` describes added or removed bodies and kept the others in their order, and
     /// the added bodies' names are new; `None` otherwise (bodies moved, or a name is used
     /// twice), for the caller to index the names anew (and report the name used twice).
+    /// The diff says whether the kept bodies are in order, so their names are not compared
+    /// (at 10,000 bodies, a cache miss or two each, a millisecond in all).
     fn body_places(&self, scene: &Scene, changes: &SceneDiff) -> Option<Vec<Option<usize>>> {
+        if !changes.bodies_in_order {
+            return None;
+        }
         let mut removed = vec![false; self.bodies.len()];
         let mut added = Vec::new();
         for c in changes
@@ -661,15 +680,16 @@ impl Model {
         added.sort_unstable();
         let mut kept = (0..removed.len()).filter(|&i| !removed[i]);
         let mut places = Vec::with_capacity(scene.bodies.len());
-        for (j, body) in scene.bodies.iter().enumerate() {
+        for j in 0..scene.bodies.len() {
             if added.binary_search(&j).is_ok() {
                 places.push(None);
                 continue;
             }
             let i = kept.next()?;
-            if self.bodies[i].name != body.name {
-                return None;
-            }
+            debug_assert_eq!(
+                self.bodies[i].name, scene.bodies[j].name,
+                "paired by the diff"
+            );
             places.push(Some(i));
         }
         if kept.next().is_some() {
@@ -736,6 +756,17 @@ fn splice_names<'a, S: BuildHasher>(
     for (j, name) in added {
         index.entry(name.to_string()).or_insert(j);
     }
+}
+
+/// How an edit moved the shape sets, for [`Model::update`] to find the bodies' shapes with
+/// the model's index before moving it.
+enum ShapeMove<'a> {
+    /// None added or removed: the index holds.
+    Kept,
+    /// Each shape set's place after the edit, and the added ones' places by name.
+    Spliced(Vec<Option<usize>>, FxHashMap<&'a str, usize>),
+    /// Moved otherwise: the index made anew.
+    Anew(ShapeIndex),
 }
 
 /// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
