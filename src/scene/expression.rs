@@ -30,10 +30,8 @@ impl Reference {
     /// renderer's values of camera and light expressions and the equations of motion read
     /// `[NAME ATTR]` through it.
     pub fn read(parts: &[Part]) -> Option<Reference> {
-        let [Part::Command { script, span }] = parts else {
-            return None;
-        };
-        Reference::in_script(script, *span)
+        let (script, span) = bracketed(parts)?;
+        Reference::in_script(script, span)
     }
 
     /// The reference a `[…]` holding `script` at `span` makes, if it is one.
@@ -52,10 +50,15 @@ impl Reference {
 /// The name and attribute words, with their spans, of an operand that is a reference
 /// (see [`Reference::read`]), borrowed where written literally.
 fn operand_words(parts: &[Part]) -> Option<[(Cow<'_, str>, Span); 2]> {
-    let [Part::Command { script, .. }] = parts else {
+    reference_words(bracketed(parts)?.0)
+}
+
+/// The script and span of an operand that is exactly one `[…]`.
+fn bracketed(parts: &[Part]) -> Option<(&Script, Span)> {
+    let [Part::Command { script, span }] = parts else {
         return None;
     };
-    reference_words(script)
+    Some((script, *span))
 }
 
 /// The name and attribute words, with their spans, of a `[…]` holding `script` when it is

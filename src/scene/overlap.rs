@@ -104,6 +104,10 @@ pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option
         .into_iter()
         .filter_map(|name| scene.bodies.iter().position(|b| b.name == *name))
         .collect();
+    let mut is_edited = vec![false; n];
+    for &e in &edited {
+        is_edited[e] = true;
+    }
     let active = active_at_start(scene);
     let shape_sets: HashMap<&str, &ShapeSet> = scene
         .shapes
@@ -122,7 +126,7 @@ pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option
         let reach = rough_reach(set);
         for (o, other) in scene.bodies.iter().enumerate() {
             // Each pair of two edited bodies once.
-            if o == e || (o > e && edited.contains(&o)) {
+            if o == e || (o > e && is_edited[o]) {
                 continue;
             }
             let Some(other_set) = shape_sets.get(other.shape.as_str()) else {
