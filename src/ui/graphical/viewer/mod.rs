@@ -22,7 +22,9 @@ use crate::live::SystemClock;
 use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
-use crate::render::scene_frame::{palette, CameraChoice, FrameOptions, SceneFrames, ViewSettings};
+use crate::render::scene_frame::{
+    palette, CameraChoice, FrameOptions, SceneFrames, Stage, ViewSettings,
+};
 use crate::scene::handles::{handles, Handle, HandleKind, HandleScales};
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::{Scene, Target};
@@ -103,9 +105,9 @@ pub struct Viewer {
     last_run: RefCell<Option<FinishedRun>>,
     /// The slow-down the status line shows for the live run, while it cannot keep pace.
     live_slowdown: RefCell<Option<String>>,
-    /// Where the bodies go over the motion computed so far, and up to what time it was
-    /// found: the ground lies under it (see [`Viewer::stage`]).
-    stage: Cell<Option<(f64, Option<Bounds>)>>,
+    /// Where the bodies go over the motion computed so far, kept through edits until the
+    /// new motion is complete: the ground lies under it (see [`Viewer::stage`]).
+    stage: RefCell<Stage>,
     /// The bodies of the scene last prepared, by name, and whether it had a camera: a fitted
     /// view is fitted again when a body or the camera comes or goes, so a new body is in sight
     /// and a new camera is looked through.
@@ -158,7 +160,7 @@ impl Viewer {
             live_ticking: RefCell::new(None),
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
-            stage: Cell::new(None),
+            stage: RefCell::new(Stage::default()),
             fitted_for: RefCell::new((Vec::new(), false)),
             said_text_error: Cell::new(false),
         });
@@ -201,8 +203,9 @@ impl Viewer {
 
     /// Prepares the session's current scene for drawing.
     fn prepare(&self) {
-        self.stage.set(None);
+        self.stage.borrow_mut().restart();
         let Some(scene) = self.editor.session.scene() else {
+            self.stage.borrow_mut().forget();
             *self.prepared.borrow_mut() = None;
             return;
         };
@@ -211,6 +214,8 @@ impl Viewer {
         let bodies: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
         let seen = (bodies, scene.camera.is_some());
         if *self.fitted_for.borrow() != seen {
+            // Bodies came or went: the stage is this scene's alone.
+            self.stage.borrow_mut().forget();
             self.refit();
             *self.fitted_for.borrow_mut() = seen;
         }
@@ -249,7 +254,10 @@ impl Viewer {
                 self.span_changed();
                 self.redraw();
             }
-            Event::SimulationStarted => self.redraw(),
+            Event::SimulationStarted => {
+                self.stage.borrow_mut().restart();
+                self.redraw();
+            }
             Event::SimulationProgress(_) | Event::SimulationFinished => {
                 if self.transport.borrow().is_playing() {
                     // Playback waiting at the horizon goes on at its next frame.
@@ -540,8 +548,9 @@ fn point_ref(target: Target) -> Option<PointRef> {
 
 impl Viewer {
     /// Where the bodies go over the motion computed so far (the initial state without
-    /// motion), so the ground stays put under them while they move; found again only when
-    /// the motion has grown by a tenth of the simulated span, or is complete.
+    /// motion), so the ground stays put under them while they move: grown from the sample
+    /// times the motion reached since the last picture, and, after an edit, the stage shown
+    /// before it until the new motion is complete ([`Stage`]).
     fn stage(&self, scene: &Scene, frames: &SceneFrames) -> Option<Bounds> {
         let (start, finish) = (scene.simulator.start, scene.simulator.finish);
         let motion = self.motion();
@@ -549,19 +558,14 @@ impl Viewer {
             .as_ref()
             .map_or(start, |m| m.complete_until())
             .clamp(start, finish);
-        let grown =
-            |at: f64| until - at > 0.1 * (finish - start) || (until >= finish && at < finish);
-        if let Some((_, bounds)) = self.stage.get().filter(|(at, _)| !grown(*at)) {
-            return bounds;
-        }
         let initial = InitialStates { scene };
         let states: &dyn BodyStates = match &motion {
             Some(m) => m,
             None => &initial,
         };
-        let bounds = frames.stage(scene, states, start, until);
-        self.stage.set(Some((until, bounds)));
-        bounds
+        self.stage
+            .borrow_mut()
+            .update(frames, scene, states, (start, finish), until)
     }
 }
 
