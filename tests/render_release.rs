@@ -44,7 +44,9 @@ struct Viewer {
 }
 
 impl Viewer {
-    /// The frame of `scene` at its start, the bodies posed by `states` computed up to `until`.
+    /// The frame of `scene` at its start, the bodies posed by `states` computed up to
+    /// `until`, with the stage as the viewer's picture takes it (without sampling while a
+    /// stage is kept).
     fn frame(
         &mut self,
         scene: &Scene,
@@ -58,10 +60,18 @@ impl Viewer {
         let until = until.clamp(start, finish);
         options.stage = self
             .stage
-            .update(frames, scene, states, (start, finish), until);
+            .for_picture(frames, scene, states, (start, finish), until);
         let viewport = Viewport::new(f64::from(WIDTH), f64::from(HEIGHT));
         frames.frame(scene, states, start, &options, &viewport)
     }
+}
+
+/// What the viewer does when the main loop is idle: the stage's samples that are due, and
+/// whether that changed the stage (the viewer then draws again).
+fn idle(stage: &mut Stage, scene: &Scene, frames: &SceneFrames, states: &dyn BodyStates) -> bool {
+    let span = (scene.simulator.start, scene.simulator.finish);
+    let shown = stage.shown();
+    stage.update(frames, scene, states, span, span.1) != shown
 }
 
 fn scene(text: &str) -> Scene {
@@ -148,9 +158,11 @@ fn the_release_after_a_one_body_drag_is_drawn_again_only_around_that_body() {
         "the dragged pendulum moved in the picture"
     );
 
-    // The new motion complete: its own stage, and still the whole frame's picture.
+    // The new motion complete, and its stage sampled when the viewer is idle: its own
+    // stage, and still the whole frame's picture.
     solver.run_to_end().unwrap();
     let motion = solver.motion();
+    idle(&mut viewer.stage, &after, &frames, &motion);
     let frame = viewer.frame(&after, &frames, &motion, motion.complete_until());
     let (complete, _) = drawn(&frame, &frames);
     let finish = after.simulator.finish;

@@ -273,9 +273,8 @@ fn differing<T: PartialEq>(old: &[T], new: &[T], mut changed: impl FnMut(&T) -> 
         }
         // The fewest items skipped, a in the old list and b in the new, after which they
         // agree again; the same count on both sides first (items changed in place).
-        let agree = |a: usize, b: usize| {
-            i + a < old.len() && j + b < new.len() && old[i + a] == new[j + b]
-        };
+        let agree =
+            |a: usize, b: usize| i + a < old.len() && j + b < new.len() && old[i + a] == new[j + b];
         let skip = (1..=2 * RESYNC_WINDOW)
             .find_map(|s| {
                 let half = s / 2;

@@ -30,6 +30,7 @@ mod values;
 mod view;
 
 pub use meshes::{PartMeshError, ShapeMeshes};
+pub use motion::SampledMotion;
 pub use options::{CameraChoice, FrameOptions};
 pub use stage::Stage;
 pub use view::ViewSettings;

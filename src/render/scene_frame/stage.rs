@@ -11,7 +11,9 @@
 //! shown before the edit is kept, grown if the bodies go past it: an edit of one body in a
 //! big scene then leaves the ground and the depth range as they were, so the renderer can
 //! draw again only that body's region ([`crate::render::renderer`]). Once the new motion is
-//! complete its own stage is shown, which may be smaller.
+//! complete and sampled its own stage is shown, which may be smaller. While a stage is kept,
+//! a picture takes it as it is ([`Stage::for_picture`]) and the sampling is left to the
+//! caller's idle time ([`Stage::update`]), which draws again if the stage changed.
 //!
 //! [`FrameOptions::stage`]: super::FrameOptions::stage
 
@@ -62,21 +64,68 @@ impl Stage {
         span: (f64, f64),
         until: f64,
     ) -> Option<Bounds> {
-        let (start, finish) = span;
-        let complete = until >= finish;
-        let times = frame_times(start, finish, STAGE_SAMPLES / (finish - start).max(1e-9));
-        // Every time once the motion is complete: the last may round past the span's end.
-        let due = times[self.sampled.min(times.len())..]
-            .iter()
-            .take_while(|&&t| complete || t <= until)
-            .count();
+        let times = sample_times(span);
+        let due = self.due(&times, span, until);
         if due > 0 {
             let new = &times[self.sampled..self.sampled + due];
             let reach = frames.reach(scene, states, new.iter().copied());
             self.found = join(self.found, reach);
             self.sampled += due;
         }
+        self.show(frames, scene, &times, span, until)
+    }
+
+    /// The stage to draw now, as [`Stage::update`] gives it, but while a stage is kept
+    /// from before an edit without sampling: the kept stage, grown by what was found, until
+    /// [`Stage::update`] has sampled the whole new motion, which the caller does off the
+    /// picture when [`Stage::behind`] says samples are due. A picture right after an edit
+    /// (a drag's release) then costs no sampling.
+    pub fn for_picture(
+        &mut self,
+        frames: &SceneFrames,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        span: (f64, f64),
+        until: f64,
+    ) -> Option<Bounds> {
+        if self.kept.is_none() {
+            return self.update(frames, scene, states, span, until);
+        }
+        self.show(frames, scene, &sample_times(span), span, until)
+    }
+
+    /// Whether the motion computed up to `until` has sample times not sampled yet.
+    pub fn behind(&self, span: (f64, f64), until: f64) -> bool {
+        self.due(&sample_times(span), span, until) > 0
+    }
+
+    /// The stage last given out.
+    pub fn shown(&self) -> Option<Bounds> {
+        self.shown
+    }
+
+    /// How many of `times`, from the first not sampled, the motion computed up to `until`
+    /// has reached: every one once the motion is complete (the last may round past the
+    /// span's end).
+    fn due(&self, times: &[f64], (_, finish): (f64, f64), until: f64) -> usize {
+        times[self.sampled.min(times.len())..]
+            .iter()
+            .take_while(|&&t| until >= finish || t <= until)
+            .count()
+    }
+
+    /// The stage found, once the motion is complete and sampled at every time; until then
+    /// the kept stage grown by what was found.
+    fn show(
+        &mut self,
+        frames: &SceneFrames,
+        scene: &Scene,
+        times: &[f64],
+        span: (f64, f64),
+        until: f64,
+    ) -> Option<Bounds> {
         let found = self.found.map(|b| frames.with_room(scene, b));
+        let complete = until >= span.1 && self.due(times, span, until) == 0;
         self.shown = if complete {
             found
         } else {
@@ -84,6 +133,11 @@ impl Stage {
         };
         self.shown
     }
+}
+
+/// The times a stage samples over `span`: those [`SceneFrames::stage`] samples over it.
+fn sample_times((start, finish): (f64, f64)) -> Vec<f64> {
+    frame_times(start, finish, STAGE_SAMPLES / (finish - start).max(1e-9))
 }
 
 /// The box around both boxes (either, when the other is `None`).

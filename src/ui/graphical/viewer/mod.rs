@@ -23,7 +23,7 @@ use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
 use crate::render::scene_frame::{
-    palette, CameraChoice, FrameOptions, SceneFrames, Stage, ViewSettings,
+    palette, CameraChoice, FrameOptions, SampledMotion, SceneFrames, Stage, ViewSettings,
 };
 use crate::scene::handles::{handles, Handle, HandleKind, HandleScales};
 use crate::scene::state::{BodyStates, InitialStates};
@@ -37,6 +37,7 @@ use crate::view::camera::{CameraUse, ViewCamera};
 use crate::view::gesture::Gestures;
 use crate::view::live::{FinishedRun, LiveRun};
 use crate::view::transport::Transport;
+use gtk::glib;
 use gtk::prelude::*;
 use gtk4 as gtk;
 use nalgebra::{Point2, Point3};
@@ -108,6 +109,8 @@ pub struct Viewer {
     /// Where the bodies go over the motion computed so far, kept through edits until the
     /// new motion is complete: the ground lies under it (see [`Viewer::stage`]).
     stage: RefCell<Stage>,
+    /// The stage's samples are to be taken when the main loop is idle.
+    stage_sampling: Cell<bool>,
     /// The bodies of the scene last prepared, by name, and whether it had a camera: a fitted
     /// view is fitted again when a body or the camera comes or goes, so a new body is in sight
     /// and a new camera is looked through.
@@ -161,6 +164,7 @@ impl Viewer {
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
             stage: RefCell::new(Stage::default()),
+            stage_sampling: Cell::new(false),
             fitted_for: RefCell::new((Vec::new(), false)),
             said_text_error: Cell::new(false),
         });
@@ -548,10 +552,55 @@ fn point_ref(target: Target) -> Option<PointRef> {
 
 impl Viewer {
     /// Where the bodies go over the motion computed so far (the initial state without
-    /// motion), so the ground stays put under them while they move: grown from the sample
-    /// times the motion reached since the last picture, and, after an edit, the stage shown
-    /// before it until the new motion is complete ([`Stage`]).
+    /// motion), so the ground stays put under them while they move: after an edit, the
+    /// stage shown before it, grown by the new motion's samples taken so far, and the samples
+    /// due taken when the main loop is idle ([`Viewer::sample_stage`]); for a viewer that
+    /// has shown no stage, sampled now ([`Stage`]).
     fn stage(&self, scene: &Scene, frames: &SceneFrames) -> Option<Bounds> {
+        self.with_stage_states(scene, |states, span, until| {
+            let mut stage = self.stage.borrow_mut();
+            let shown = stage.for_picture(frames, scene, states, span, until);
+            if stage.behind(span, until) && !self.stage_sampling.replace(true) {
+                let me = self.me.clone();
+                glib::idle_add_local_once(move || {
+                    if let Some(viewer) = me.upgrade() {
+                        viewer.stage_sampling.set(false);
+                        viewer.sample_stage();
+                    }
+                });
+            }
+            shown
+        })
+    }
+
+    /// Takes the stage's samples that the motion has reached, and draws again when that
+    /// changed the stage.
+    fn sample_stage(&self) {
+        let Some(scene) = self.editor.session.scene() else {
+            return;
+        };
+        let prepared = self.prepared.borrow();
+        let Some(prepared) = prepared.as_ref() else {
+            return;
+        };
+        let changed = self.with_stage_states(&scene, |states, span, until| {
+            let mut stage = self.stage.borrow_mut();
+            let shown = stage.shown();
+            stage.update(&prepared.frames, &scene, states, span, until) != shown
+        });
+        if changed {
+            self.redraw();
+        }
+    }
+
+    /// Calls `f` with the states the stage samples (the motion drawn, or the initial state
+    /// without one), the simulated span, and up to when the states are computed (the span's
+    /// start for the initial state).
+    fn with_stage_states<R>(
+        &self,
+        scene: &Scene,
+        f: impl FnOnce(&dyn BodyStates, (f64, f64), f64) -> R,
+    ) -> R {
         let (start, finish) = (scene.simulator.start, scene.simulator.finish);
         let motion = self.motion();
         let until = motion
@@ -559,13 +608,12 @@ impl Viewer {
             .map_or(start, |m| m.complete_until())
             .clamp(start, finish);
         let initial = InitialStates { scene };
-        let states: &dyn BodyStates = match &motion {
+        let sampled = motion.as_ref().map(SampledMotion::new);
+        let states: &dyn BodyStates = match &sampled {
             Some(m) => m,
             None => &initial,
         };
-        self.stage
-            .borrow_mut()
-            .update(frames, scene, states, (start, finish), until)
+        f(states, (start, finish), until)
     }
 }
 
@@ -595,7 +643,9 @@ impl Scenery for Viewer {
             .collect();
         let (motion, time) = self.states_now();
         let initial = InitialStates { scene: &scene };
-        let states: &dyn BodyStates = match &motion {
+        // Each body is read a few times (its pose, its arrows, its links' ends).
+        let sampled = motion.as_ref().map(SampledMotion::new);
+        let states: &dyn BodyStates = match &sampled {
             Some(m) => m,
             None => &initial,
         };
