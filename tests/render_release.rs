@@ -58,9 +58,11 @@ impl Viewer {
         let mut options = initial_options(self.scales);
         options.camera = CameraChoice::Given(self.camera);
         let until = until.clamp(start, finish);
+        let span = (start, finish);
         options.stage = self
             .stage
-            .for_picture(frames, scene, states, (start, finish), until);
+            .without_sampling(frames, scene, span, until)
+            .unwrap_or_else(|| self.stage.update(frames, scene, states, span, until));
         let viewport = Viewport::new(f64::from(WIDTH), f64::from(HEIGHT));
         frames.frame(scene, states, start, &options, &viewport)
     }
@@ -72,6 +74,13 @@ fn idle(stage: &mut Stage, scene: &Scene, frames: &SceneFrames, states: &dyn Bod
     let span = (scene.simulator.start, scene.simulator.finish);
     let shown = stage.shown();
     stage.update(frames, scene, states, span, span.1) != shown
+}
+
+/// `frame` drawn whole, by a renderer that kept no picture.
+fn drawn_whole(frame: &Frame, frames: &SceneFrames) -> RgbaImage {
+    let mut target = OffscreenTarget::new(WIDTH, HEIGHT).expect("off-screen EGL context");
+    target.upload_missing(frames.meshes()).unwrap();
+    target.render(frame).unwrap()
 }
 
 fn scene(text: &str) -> Scene {
@@ -140,12 +149,7 @@ fn the_release_after_a_one_body_drag_is_drawn_again_only_around_that_body() {
         area > 0.0 && area < 0.1 * f64::from(WIDTH * HEIGHT),
         "the region is the dragged pendulum's: {region:?}"
     );
-    let whole = OffscreenTarget::new(WIDTH, HEIGHT)
-        .and_then(|mut target| {
-            target.upload_missing(frames.meshes())?;
-            target.render(&frame)
-        })
-        .unwrap();
+    let whole = drawn_whole(&frame, &frames);
     save(&whole, "released-whole");
     let (differing, map) = differences(&released, &whole);
     save(&map, "released-differences");
@@ -176,12 +180,7 @@ fn the_release_after_a_one_body_drag_is_drawn_again_only_around_that_body() {
         frames.stage(&after, &motion, start, finish),
         "a complete motion's stage grown sample by sample is the one found at once"
     );
-    let whole = OffscreenTarget::new(WIDTH, HEIGHT)
-        .and_then(|mut target| {
-            target.upload_missing(frames.meshes())?;
-            target.render(&frame)
-        })
-        .unwrap();
+    let whole = drawn_whole(&frame, &frames);
     assert!(
         (differences(&complete, &whole).0 as f64) <= MAX_DIFFERING * f64::from(WIDTH * HEIGHT),
         "the picture of the complete motion differs from the whole frame's"

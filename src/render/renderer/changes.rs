@@ -405,18 +405,25 @@ mod tests {
         }
     }
 
+    /// The region [`changed_region`] finds from `kept` (drawn 640 × 480 through its camera,
+    /// every body a ball of radius 0.3) to `frame` drawn in `setting` (`kept`'s by default).
+    fn region_between(kept: &Frame, frame: &Frame, setting: Option<&Setting>) -> Option<Region> {
+        let viewport = Viewport::new(640.0, 480.0);
+        let eye = Eye::new(&kept.camera, &viewport);
+        let own = self::setting(&kept.camera, &viewport);
+        let kept = Kept {
+            setting: own.clone(),
+            frame: kept.clone(),
+        };
+        changed_region(&kept, frame, setting.unwrap_or(&own), &eye, |_| 0.3, None)
+    }
+
     #[test]
     fn one_body_moved_is_a_small_region_and_a_new_view_is_everything() {
         let frame = grid();
         let viewport = Viewport::new(640.0, 480.0);
-        let eye = Eye::new(&frame.camera, &viewport);
         let setting = setting(&frame.camera, &viewport);
-        let kept = Kept {
-            setting: setting.clone(),
-            frame: frame.clone(),
-        };
-        let radius = |_: &Object| 0.3;
-        let region = |f: &Frame, s: &Setting| changed_region(&kept, f, s, &eye, radius, None);
+        let region = |f: &Frame, s: &Setting| region_between(&frame, f, Some(s));
         assert_eq!(
             region(&frame, &setting),
             Some(Region::EMPTY),
@@ -464,14 +471,7 @@ mod tests {
                 colour: [1.0; 4],
             })
             .collect();
-        let viewport = Viewport::new(640.0, 480.0);
-        let eye = Eye::new(&frame.camera, &viewport);
-        let setting = setting(&frame.camera, &viewport);
-        let kept = Kept {
-            setting: setting.clone(),
-            frame: frame.clone(),
-        };
-        let region = |f: &Frame| changed_region(&kept, f, &setting, &eye, |_| 0.3, None);
+        let region = |f: &Frame| region_between(&frame, f, None);
         let mut gone = frame.clone();
         gone.arrows.remove(12);
         let r = region(&gone).expect("one arrow less is a region");

@@ -12,7 +12,7 @@
 //! big scene then leaves the ground and the depth range as they were, so the renderer can
 //! draw again only that body's region ([`crate::render::renderer`]). Once the new motion is
 //! complete and sampled its own stage is shown, which may be smaller. While a stage is kept,
-//! a picture takes it as it is ([`Stage::for_picture`]) and the sampling is left to the
+//! a picture takes it as it is ([`Stage::without_sampling`]) and the sampling is left to the
 //! caller's idle time ([`Stage::update`]), which draws again if the stage changed.
 //!
 //! [`FrameOptions::stage`]: super::FrameOptions::stage
@@ -75,23 +75,20 @@ impl Stage {
         self.show(frames, scene, &times, span, until)
     }
 
-    /// The stage to draw now, as [`Stage::update`] gives it, but while a stage is kept
-    /// from before an edit without sampling: the kept stage, grown by what was found, until
-    /// [`Stage::update`] has sampled the whole new motion, which the caller does off the
-    /// picture when [`Stage::behind`] says samples are due. A picture right after an edit
-    /// (a drag's release) then costs no sampling.
-    pub fn for_picture(
+    /// The stage to draw now without sampling, while a stage is kept from before an edit:
+    /// the kept stage, grown by what was found, until [`Stage::update`] has sampled the
+    /// whole new motion, which the caller does off the picture when [`Stage::behind`] says
+    /// samples are due; a picture right after an edit (a drag's release) then costs no
+    /// sampling. `None` when no stage is kept: [`Stage::update`] gives the stage then.
+    pub fn without_sampling(
         &mut self,
         frames: &SceneFrames,
         scene: &Scene,
-        states: &dyn BodyStates,
         span: (f64, f64),
         until: f64,
-    ) -> Option<Bounds> {
-        if self.kept.is_none() {
-            return self.update(frames, scene, states, span, until);
-        }
-        self.show(frames, scene, &sample_times(span), span, until)
+    ) -> Option<Option<Bounds>> {
+        self.kept?;
+        Some(self.show(frames, scene, &sample_times(span), span, until))
     }
 
     /// Whether the motion computed up to `until` has sample times not sampled yet.

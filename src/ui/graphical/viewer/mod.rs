@@ -267,6 +267,8 @@ impl Viewer {
                     // Playback waiting at the horizon goes on at its next frame.
                     self.redraw();
                 }
+                // The picture's ground follows the motion as it grows, without a picture.
+                self.sample_stage_when_idle();
             }
             Event::SceneError(_) => self.tell_text_error(),
             Event::TextChanged { .. } | Event::SimulationFailed(_) | Event::FileChanged => {}
@@ -559,18 +561,29 @@ impl Viewer {
     fn stage(&self, scene: &Scene, frames: &SceneFrames) -> Option<Bounds> {
         self.with_stage_states(scene, |states, span, until| {
             let mut stage = self.stage.borrow_mut();
-            let shown = stage.for_picture(frames, scene, states, span, until);
-            if stage.behind(span, until) && !self.stage_sampling.replace(true) {
-                let me = self.me.clone();
-                glib::idle_add_local_once(move || {
-                    if let Some(viewer) = me.upgrade() {
-                        viewer.stage_sampling.set(false);
-                        viewer.sample_stage();
-                    }
-                });
+            let shown = stage
+                .without_sampling(frames, scene, span, until)
+                .unwrap_or_else(|| stage.update(frames, scene, states, span, until));
+            if stage.behind(span, until) {
+                self.sample_stage_when_idle();
             }
             shown
         })
+    }
+
+    /// Takes the stage's samples ([`Viewer::sample_stage`]) when the main loop is idle, once
+    /// however often asked before then.
+    fn sample_stage_when_idle(&self) {
+        if self.stage_sampling.replace(true) {
+            return;
+        }
+        let me = self.me.clone();
+        glib::idle_add_local_once(move || {
+            if let Some(viewer) = me.upgrade() {
+                viewer.stage_sampling.set(false);
+                viewer.sample_stage();
+            }
+        });
     }
 
     /// Takes the stage's samples that the motion has reached, and draws again when that
