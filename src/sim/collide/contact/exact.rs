@@ -20,6 +20,7 @@
 //! them, which for a symmetric load shares it evenly.
 
 use super::solve::{SolverBody, SolverContact};
+use crate::geom::plane_basis;
 use nalgebra::{DMatrix, DVector, Vector3};
 
 /// Unknowns (three per sticking corner, one per sliding-free pressing corner) an exact solve
@@ -146,7 +147,7 @@ pub(super) fn solve_active(
 fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
     let mut rows = Vec::new();
     for (k, c) in contacts.iter().enumerate() {
-        let (t1, t2) = across_basis(&c.normal);
+        let (t1, t2) = plane_basis(&c.normal);
         for corner in 0..c.corners.len() {
             if !pressing[k][corner] {
                 continue;
@@ -172,17 +173,6 @@ fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
         }
     }
     rows
-}
-
-/// Two unit directions across the unit `normal`, perpendicular to each other.
-fn across_basis(normal: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
-    let helper = if normal.x.abs() < 0.6 {
-        Vector3::x()
-    } else {
-        Vector3::y()
-    };
-    let t1 = normal.cross(&helper).normalize();
-    (t1, normal.cross(&t1))
 }
 
 /// The impulse changes along `rows` that bring every row's relative speed to its target, by

@@ -330,16 +330,7 @@ mod tests {
     #[test]
     fn a_cube_resting_on_the_floor_is_held_by_its_weight_and_stays_still() {
         let mut bodies = [floor(), cube(2.0, 0.5, Vector3::zeros())];
-        let solution = solve(
-            &mut bodies,
-            &[face(0, 1, 0.0, 0.5)],
-            Limits {
-                tolerance: 1e-12,
-                max_sweeps: 100,
-                may_stall: false,
-                resting: true,
-            },
-        );
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], limits(100, true));
         let held = solution.held[1];
         assert!((held.impulse - Vector3::new(0.0, 2.0 * G * TICK, 0.0)).norm() < 1e-9);
         assert!(held.angular.norm() < 1e-9);
@@ -360,16 +351,7 @@ mod tests {
             face(1, 2, 1.0, 0.5),
             face(2, 3, 2.0, 0.5),
         ];
-        let solution = solve(
-            &mut bodies,
-            &contacts,
-            Limits {
-                tolerance: 1e-12,
-                max_sweeps: 500,
-                may_stall: false,
-                resting: true,
-            },
-        );
+        let solution = solve(&mut bodies, &contacts, limits(500, true));
         for (k, below) in [3.0, 2.0, 1.0].into_iter().enumerate() {
             let total: f64 = solution.warm[k].iter().map(|w| w.normal).sum();
             assert!((total - below * G * TICK).abs() < 1e-6, "{k}: {total}");
@@ -383,16 +365,7 @@ mod tests {
     fn sliding_is_slowed_by_friction_times_the_weight_and_no_more() {
         let mu = 0.3;
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(2.0, 0.0, 0.0))];
-        let solution = solve(
-            &mut bodies,
-            &[face(0, 1, 0.0, mu)],
-            Limits {
-                tolerance: 1e-12,
-                max_sweeps: 200,
-                may_stall: false,
-                resting: true,
-            },
-        );
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, mu)], limits(200, true));
         // Still sliding: the friction impulse is μ times the normal one, against the motion.
         assert!((solution.held[1].impulse.x + mu * G * TICK).abs() < 1e-9);
         assert!((bodies[1].velocity.x - (2.0 - mu * G * TICK)).abs() < 1e-9);
@@ -436,32 +409,14 @@ mod tests {
     #[test]
     fn a_slow_slide_within_the_cone_stops() {
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.01, 0.0, 0.0))];
-        solve(
-            &mut bodies,
-            &[face(0, 1, 0.0, 0.5)],
-            Limits {
-                tolerance: 1e-12,
-                max_sweeps: 200,
-                may_stall: false,
-                resting: true,
-            },
-        );
+        solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], limits(200, true));
         assert!(bodies[1].velocity.norm() < 1e-9);
     }
 
     #[test]
     fn a_contact_never_pulls_bodies_together() {
         let mut bodies = [floor(), cube(1.0, 0.5, Vector3::new(0.0, 3.0, 0.0))];
-        let solution = solve(
-            &mut bodies,
-            &[face(0, 1, 0.0, 0.5)],
-            Limits {
-                tolerance: 1e-12,
-                max_sweeps: 100,
-                may_stall: false,
-                resting: true,
-            },
-        );
+        let solution = solve(&mut bodies, &[face(0, 1, 0.0, 0.5)], limits(100, true));
         assert_eq!(solution.held[1].impulse, Vector3::zeros());
     }
 
