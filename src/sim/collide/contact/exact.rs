@@ -146,12 +146,9 @@ pub(super) fn solve_active(
 /// has friction (the corner sticks).
 fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (k, c) in contacts.iter().enumerate() {
+    for (k, (c, pressing)) in contacts.iter().zip(pressing).enumerate() {
         let (t1, t2) = plane_basis(&c.normal);
-        for corner in 0..c.corners.len() {
-            if !pressing[k][corner] {
-                continue;
-            }
+        for (corner, _) in pressing.iter().enumerate().filter(|(_, &p)| p) {
             rows.push(Row {
                 contact: k,
                 corner,
@@ -175,8 +172,13 @@ fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
     rows
 }
 
-/// The impulse changes along `rows` that bring every row's relative speed to its target, by
-/// the regularised normal equations of the island: `K Δλ = target − u`, where `K`'s entry
+/// How a unit impulse along a row changes one body: the body, its velocity's change and its
+/// angular velocity's.
+type Effect = (usize, Vector3<f64>, Vector3<f64>);
+
+/// The impulses along `rows` that bring every row's relative speed to its target, by
+/// the regularised normal equations of the island: `K λ = target − u` (the bodies as they
+/// would move unheld), where `K`'s entry
 /// `(i, j)` is how a unit impulse along row `j` changes row `i`'s speed.
 fn solve_rows(
     bodies: &[SolverBody],
@@ -185,7 +187,7 @@ fn solve_rows(
 ) -> Option<DVector<f64>> {
     // Per row and side: the body and how a unit impulse along the row changes its velocity and
     // angular velocity.
-    let effects: Vec<[(usize, Vector3<f64>, Vector3<f64>); 2]> = rows
+    let effects: Vec<[Effect; 2]> = rows
         .iter()
         .map(|row| {
             let c = &contacts[row.contact];
