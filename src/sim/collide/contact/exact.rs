@@ -56,8 +56,8 @@ pub(super) struct Exact {
 
 /// Solves the island exactly on the active set of the impulses `normal` and `across` so far
 /// (bodies at their velocities under those impulses), or `None` when the set is not one the
-/// linear solve can finish: a corner sliding, too many unknowns, or no admissible solution
-/// after [`CORRECTIONS`] corrections. `tolerance` is the speed within which a condition counts
+/// linear solve can finish: too many unknowns, or no admissible solution (every pressing
+/// corner sticking within its cone) after [`CORRECTIONS`] corrections. `tolerance` is the speed within which a condition counts
 /// as met.
 pub(super) fn solve_active(
     bodies: &[SolverBody],
@@ -70,15 +70,23 @@ pub(super) fn solve_active(
         .iter()
         .map(|corners| corners.iter().map(|&l| l > 0.0).collect())
         .collect();
+    // The bodies as they would move with no corner holding them; the impulses are solved for
+    // whole, so that the regularisation picks the smallest ones that hold the island (shared
+    // evenly where the load is symmetric), not the smallest change from where the sweeps
+    // happened to leave them.
+    let mut unheld = bodies.to_vec();
+    for (k, c) in contacts.iter().enumerate() {
+        for (corner, point) in c.corners.iter().enumerate() {
+            let held = c.normal * normal[k][corner] + across[k][corner];
+            unheld[c.a].apply(point, &held);
+            unheld[c.b].apply(point, &-held);
+        }
+    }
     for _ in 0..CORRECTIONS {
         let rows = rows(contacts, &pressing);
         if rows.is_empty() || rows.len() > MOST_UNKNOWNS {
             return None;
         }
-        // The bodies as they would move with no corner holding them; the impulses are solved
-        // for whole, so that the regularisation picks the smallest ones that hold the island
-        // (shared evenly where the load is symmetric), not the smallest change from where the
-        // sweeps happened to leave them.
         let mut exact = Exact {
             normal: normal.iter().map(|n| vec![0.0; n.len()]).collect(),
             across: across
@@ -86,16 +94,9 @@ pub(super) fn solve_active(
                 .map(|a| vec![Vector3::zeros(); a.len()])
                 .collect(),
         };
-        let mut after = bodies.to_vec();
-        for (k, c) in contacts.iter().enumerate() {
-            for (corner, point) in c.corners.iter().enumerate() {
-                let held = c.normal * normal[k][corner] + across[k][corner];
-                after[c.a].apply(point, &held);
-                after[c.b].apply(point, &-held);
-            }
-        }
-        let change = solve_rows(&after, contacts, &rows)?;
-        for (row, &d) in rows.iter().zip(change.iter()) {
+        let impulses = solve_rows(&unheld, contacts, &rows)?;
+        let mut after = unheld.clone();
+        for (row, &d) in rows.iter().zip(impulses.iter()) {
             let c = &contacts[row.contact];
             if row.normal {
                 exact.normal[row.contact][row.corner] += d;
