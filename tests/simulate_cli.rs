@@ -246,6 +246,9 @@ fn collisions_are_reported_and_then_updates_incrementally() {
     assert_eq!(c["bodies"], serde_json::json!(["a", "b"]));
     assert_eq!(c["point"].as_array().unwrap().len(), 3);
     assert!((c["normal"][0].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    // Elastic, head on at 2 m/s closing, reduced mass 0.5: 2 N s.
+    assert!((c["impulse"].as_f64().unwrap() - 2.0).abs() < 1e-6, "{c}");
+    assert_eq!(c["resting"], false);
     assert!(json["stats"].get("incremental").is_none());
 
     // Move c: only its components are recomputed; the collision stands.

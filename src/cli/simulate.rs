@@ -529,7 +529,7 @@ fn write_to(format: Format, out: &mut dyn Write, what: Written) -> io::Result<()
 }
 
 /// `{"start", "finish", "bodies": {NAME: {...}}, "collisions": [{"t", "bodies", "point",
-/// "normal"}], "stats": {...}}`.
+/// "normal", "impulse", "resting"}], "stats": {...}}`.
 fn write_json(
     out: &mut dyn Write,
     model: &Model,
@@ -545,14 +545,17 @@ fn write_json(
         collisions: Vec<Event<'a>>,
         stats: &'a Stats,
     }
-    /// One collision: the time, the two bodies, the contact point and the normal from the
-    /// first body towards the second.
+    /// One collision: the time, the two bodies, the contact point, the normal from the
+    /// first body towards the second, the normal impulse (N s) and whether it was a resting
+    /// contact, stopped and held by contact forces from then on, rather than a bounce.
     #[derive(Serialize)]
     struct Event<'a> {
         t: f64,
         bodies: [&'a str; 2],
         point: [f64; 3],
         normal: [f64; 3],
+        impulse: f64,
+        resting: bool,
     }
     let bodies = model.bodies();
     let vector = |v: &nalgebra::Vector3<f64>| [v.x, v.y, v.z];
@@ -567,6 +570,8 @@ fn write_json(
                 bodies: [&bodies[c.bodies.0].name, &bodies[c.bodies.1].name],
                 point: vector(&c.point),
                 normal: vector(&c.normal),
+                impulse: c.impulse,
+                resting: c.resting,
             })
             .collect(),
         stats,
