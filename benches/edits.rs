@@ -147,20 +147,21 @@ fn solver(n: usize) {
 /// default 1: the first update after the first run, as the earlier rounds measured; more for
 /// `perf record` and a median, the edit undone untimed between them).
 fn solver_updates() -> usize {
-    std::env::var("ASGARD_BENCH_SOLVER_UPDATES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(1)
+    count("ASGARD_BENCH_SOLVER_UPDATES", 1)
 }
 
 /// How many updates the model part times per kind of edit.
 fn updates() -> usize {
-    std::env::var("ASGARD_BENCH_UPDATES")
+    count("ASGARD_BENCH_UPDATES", 3)
+}
+
+/// The positive count environment variable `var` gives, or `default`.
+fn count(var: &str, default: usize) -> usize {
+    std::env::var(var)
         .ok()
         .and_then(|v| v.parse().ok())
         .filter(|&n| n > 0)
-        .unwrap_or(3)
+        .unwrap_or(default)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
