@@ -344,7 +344,7 @@ mod tests {
                 t.push_str(&format!("link body1 b{i} body2 b{next} tightness 5\n"));
             } else {
                 t.push_str(&format!(
-                    "link body1 b{i} point {{[b0 x] 1 0}} tightness 5\n"
+                    "link body1 b{i} point {{{{[b0 x]}} 1 0}} tightness 5\n"
                 ));
             }
         }
