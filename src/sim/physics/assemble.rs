@@ -218,8 +218,11 @@ impl<'s> Assembly<'s> {
         let load = self.loads.entry(body).or_default();
         load.forces.push(force);
         load.torques.extend(torque);
+        let vars = self.world.bodies[body]
+            .vars
+            .expect("a load is on a moving body");
         let part = work::Load {
-            body,
+            slot: slot_of(vars),
             force,
             torque: torque.unwrap_or(Vec3::zero()),
         };

@@ -705,8 +705,7 @@ mod tests {
             let named = |readers: &Readers, body: &str| {
                 let mut list: Vec<_> = readers
                     .of_body(body)
-                    .iter()
-                    .map(|&(e, role)| (e, role == super::super::readers::Role::Acts))
+                    .map(|(e, role)| (e, role == super::super::readers::Role::Acts))
                     .collect();
                 list.sort_unstable();
                 list

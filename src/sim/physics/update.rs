@@ -133,7 +133,7 @@ impl Model {
         }
         let mut affected = changed.clone();
         for name in &changed {
-            for &(element, role) in readers.of_body(name) {
+            for (element, role) in readers.of_body(name) {
                 match element {
                     Element::Force(i) if role == Role::Reads => {
                         affected.insert(scene.forces[i as usize].body.clone());
@@ -359,13 +359,33 @@ impl Model {
                 bodies.get_mut(i).vars = slot.map(block);
             }
         }
-        let inputs = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
-            Some(self.factory.inputs.clone())
-        } else {
-            let slots: Vec<Option<usize>> = bodies.iter().map(|b| b.vars.map(slot_of)).collect();
-            self.factory
-                .inputs
-                .rearranged(&slots, self.pullable.as_ref())
+        // By slot, the moving body holding it after the edit (`None` while it holds).
+        let slots_held = same_bodies && plan.taken.is_empty() && plan.freed.is_empty();
+        let owners = match (slots_held, &spliced) {
+            (true, _) => None,
+            (false, Some(_)) => Some(moved_slots(
+                &self.slots,
+                &body_map,
+                (&bodies, &selected),
+                &plan.freed,
+            )),
+            (false, None) => Some(slot_owners(&bodies)),
+        };
+        let inputs = match &owners {
+            None => Some(self.factory.inputs.clone()),
+            Some(owners) => {
+                // Each body's slot from the slot table: a pass over a list rather than a
+                // pointer followed per body.
+                let mut slots = vec![None; bodies.len()];
+                for (s, b) in owners.iter().enumerate() {
+                    if let Some(b) = *b {
+                        slots[b] = Some(s);
+                    }
+                }
+                self.factory
+                    .inputs
+                    .rearranged(&slots, self.pullable.as_ref())
+            }
         };
         let Some(inputs) = inputs else {
             return self.compile_anew(scene, affected, changes);
@@ -377,16 +397,7 @@ impl Model {
             elements_to_assemble(scene, changes, affected, (&index, &readers));
         let pool = std::mem::take(&mut self.factory.pool);
         let symbols = std::mem::take(&mut self.factory.symbols);
-        let owners;
-        let slots = if same_bodies && plan.taken.is_empty() && plan.freed.is_empty() {
-            &self.slots
-        } else if spliced.is_some() {
-            owners = moved_slots(&self.slots, &body_map, (&bodies, &selected), &plan.freed);
-            &owners
-        } else {
-            owners = slot_owners(&bodies);
-            &owners
-        };
+        let slots = owners.as_deref().unwrap_or(&self.slots);
         let mut assembly = Assembly::new(scene, (bodies, slots), pool, symbols, names);
         let built = assemble(
             &mut assembly,
@@ -515,18 +526,9 @@ impl Model {
                 }
             }
             self.constraints = constraints;
-            self.slots = if spliced.is_some() {
-                moved_slots(
-                    &self.slots,
-                    &body_map,
-                    (&self.bodies, &selected),
-                    &plan.freed,
-                )
-            } else {
-                slot_owners(&self.bodies)
-            };
-        } else if !(plan.taken.is_empty() && plan.freed.is_empty()) {
-            self.slots = slot_owners(&self.bodies);
+        }
+        if let Some(owners) = owners {
+            self.slots = owners;
         }
         for &b in &selected {
             self.constraints[b].clear();
@@ -578,10 +580,12 @@ impl Model {
 impl Model {
     /// Moves the work elements to `scene`: those of the elements assembled again (`again`:
     /// the forces and links, sorted, and the bodies whose pushes and pulls were) and of
-    /// elements removed give way to the new `works`; the others follow their elements and
-    /// bodies to their new `places`. A work element's source says which bodies it acts on,
-    /// so its loads are not read; when the edit moved nothing and the new elements replace
-    /// as many old ones of the same sources, they take their places without moving the rest.
+    /// elements removed give way to the new `works`; the others follow their elements (or, for
+    /// pushes and pulls, their bodies) to their new `places`. A work element's source says
+    /// which bodies it acts on, so its loads are not read (they name the bodies by slot, which
+    /// stays theirs: see [`work::Load`](super::work::Load)); when the edit moved nothing and
+    /// the new elements replace as many old ones of the same sources, they take their places
+    /// without moving the rest.
     fn follow_works(
         &mut self,
         scene: &Scene,
@@ -610,14 +614,6 @@ impl Model {
             };
             if kept != Some(true) {
                 dropped.push(k);
-            }
-        }
-        if bodies.is_some() {
-            for work in &mut self.works {
-                for part in &mut work.parts {
-                    // A part whose body is gone belongs to a dropped element.
-                    part.body = place(bodies, part.body).unwrap_or(part.body);
-                }
             }
         }
         works.sort_by_key(|w| w.source);
@@ -775,7 +771,7 @@ const FEW_WORKS: usize = 16;
 
 /// For each element before an edit, its place after it (`None` if removed); `None` for all
 /// when every element kept its place.
-type Places = Option<Vec<Option<usize>>>;
+pub(super) type Places = Option<Vec<Option<usize>>>;
 
 /// Where element `i` before an edit is after it.
 fn place(places: &Places, i: usize) -> Option<usize> {
@@ -797,7 +793,7 @@ fn elements_to_assemble(
     let mut forces = Vec::new();
     let mut links = Vec::new();
     for name in affected {
-        for &(element, role) in readers.of_body(name) {
+        for (element, role) in readers.of_body(name) {
             match (element, role) {
                 (Element::Force(i), Role::Acts) => forces.push(i as usize),
                 (Element::Link(i), Role::Acts) => links.push(i as usize),
@@ -831,7 +827,12 @@ fn elements_to_assemble(
 /// For each element of `kind` (forces or links) of the scene before an edit, its place after
 /// it (`None` if removed); `None` if none was added or removed. Elements keep their order:
 /// those neither removed nor added pair up in turn, changed ones included.
-fn places(changes: &SceneDiff, kind: ElementKind, old_len: usize, new_len: usize) -> Places {
+pub(super) fn places(
+    changes: &SceneDiff,
+    kind: ElementKind,
+    old_len: usize,
+    new_len: usize,
+) -> Places {
     let moved = |c: &&ElementChange| {
         c.kind == kind && matches!(c.change, ChangeKind::Added | ChangeKind::Removed)
     };

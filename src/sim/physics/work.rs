@@ -15,6 +15,7 @@
 use super::bodies::Bodies;
 use super::body::{BodyModel, BODY_VARIABLES};
 use super::interaction::InteractionInputs;
+use super::layout::block;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::lang::span::Span;
@@ -49,10 +50,15 @@ impl ElementKind {
     }
 }
 
-/// One element's load on one body: the force at its centre of mass and the torque about it.
+/// One element's load on one moving body: the force at its centre of mass and the torque
+/// about it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Load {
-    pub body: usize,
+    /// The body's slot (see [`layout`](super::layout)), which stays the body's across edits:
+    /// an edit that moves bodies in the text leaves the loads as they are, where renumbering
+    /// every element's parts cost a cache miss per element ([`Evaluation::body`] finds the
+    /// body).
+    pub slot: usize,
     pub force: Vec3,
     pub torque: Vec3,
 }
@@ -98,6 +104,13 @@ pub(crate) struct Evaluation<'a> {
     pub owners: Vec<Option<usize>>,
 }
 
+impl Evaluation<'_> {
+    /// The body a load acts on.
+    pub(crate) fn body(&self, load: &Load) -> usize {
+        self.owners[block(load.slot).at(0).index()].expect("a load's slot holds a moving body")
+    }
+}
+
 impl WorkElement {
     /// The work this element did from the start of `tracks` to `until` (or to where the motion
     /// is computed, if earlier). Fixed bodies do no work and get no parts.
@@ -105,7 +118,7 @@ impl WorkElement {
         let names = self
             .parts
             .iter()
-            .map(|p| eval.bodies[p.body].name.clone())
+            .map(|p| eval.bodies[eval.body(p)].name.clone())
             .collect();
         let work = match Loads::compile(&self.parts, eval) {
             Some(mut loads) => loads.work(self, eval, tracks, until),
@@ -155,9 +168,9 @@ impl Loads {
             part_reads.push(
                 reads
                     .iter()
-                    .position(|&b| b == part.body)
+                    .position(|&b| b == eval.body(part))
                     .unwrap_or_else(|| {
-                        reads.push(part.body);
+                        reads.push(eval.body(part));
                         reads.len() - 1
                     }),
             );
@@ -294,7 +307,7 @@ impl Loads {
                     // where a force switched off there still acts.
                     self.evaluate(just_below(time), &states, eval.curves, eval.inputs);
                     for k in 0..parts {
-                        let body = &eval.bodies[element.parts[k].body];
+                        let body = &eval.bodies[eval.body(&element.parts[k])];
                         let (force0, torque0) = load(loads0, k);
                         let (force1, torque1) = load(&self.outputs, k);
                         let read = self.part_reads[k];
@@ -368,8 +381,9 @@ impl FreeLoads {
         }
         let mut parts: Vec<Vec<Load>> = vec![Vec::new(); n];
         for part in works.iter().flat_map(|w| w.parts.iter().copied()) {
-            if taken[part.body].is_none() {
-                parts[part.body].push(part);
+            let body = eval.body(&part);
+            if taken[body].is_none() {
+                parts[body].push(part);
             }
         }
         let by_body: Vec<Option<Loads>> = parts
