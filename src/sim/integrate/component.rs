@@ -91,6 +91,8 @@ pub(crate) struct ComponentIntegrator {
     is_fixed: Vec<bool>,
     time: f64,
     f_valid: bool,
+    /// Whether the next step is the first after a restart (taken by the explicit pair).
+    restarted: bool,
     step: f64,
     /// The value of the equations' first integral that the steps keep, while the inputs stay
     /// as they are (see [`ComponentEquations::first_integral`]); `None` when it is to be taken
@@ -244,6 +246,7 @@ impl ComponentIntegrator {
             is_fixed,
             time,
             f_valid: false,
+            restarted: true,
             step: control.initial_step.min(control.max_step),
             integral: None,
             steady: false,
@@ -323,6 +326,7 @@ impl ComponentIntegrator {
     /// breakpoint).
     pub(crate) fn restart_here(&mut self, control: &StepControl) {
         self.f_valid = false;
+        self.restarted = true;
         self.integral = None;
         self.step = control.initial_step.min(control.max_step);
         self.stats.restarts += 1;
@@ -420,7 +424,11 @@ impl ComponentIntegrator {
             // equations as they were over it. The restart there sees the new mode.
             let t_end = if t1 == limit { just_below(t1) } else { t1 };
             let intended = self.step;
-            let method = self.method;
+            let method = if self.restarted {
+                Method::Explicit
+            } else {
+                self.method
+            };
             let outcome = match method {
                 Method::Explicit => self.explicit_attempt(t1, t_end, h, inputs, control),
                 Method::Implicit => self.implicit_attempt(t1, t_end, h, inputs, control),
@@ -599,9 +607,11 @@ impl ComponentIntegrator {
         w.x.copy_from_slice(w.x1);
         w.inputs_start.copy_from_slice(w.inputs);
         self.time = t1;
+        self.restarted = false;
         self.step = (h * factor).clamp(control.min_step, control.max_step);
         self.stats.steps += 1;
         match method {
+            Method::Explicit if self.method == Method::Implicit => {}
             Method::Explicit => {
                 if self.stiffness.observe(self.step_decay) {
                     self.method = Method::Implicit;

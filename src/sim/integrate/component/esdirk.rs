@@ -26,9 +26,8 @@
 //! Newton, as the trapezoidal rule did): with one matrix per step, from the Jacobian at the
 //! step before's end, the spinning top's stages took three iterations each (its stiff link
 //! turns with the body at 40 rad/s), the many iterations kept its steps from growing, and it
-//! took 1,283 steps and 26,492 evaluations where full Newton takes 399 and 5,928. A step needs
-//! nothing from the step before, so the first step after a restart (a collision's jump) is
-//! taken by this method too.
+//! took 1,283 steps and 26,492 evaluations where full Newton takes 399 and 5,928. The first
+//! step after a restart is the explicit pair's (see the module documentation).
 
 use super::{
     largest, non_finite, prescribed, Attempt, ComponentIntegrator, FailureKind, Inputs, StepFailure,
