@@ -38,4 +38,5 @@ pub use error::{Degeneracy, GeomError};
 pub use hull::{ConvexHull, Edge, Face};
 pub use mass::MassProperties;
 pub use region::contact_region;
+pub(crate) use region::plane_basis;
 pub use shape::{Convex, Piece, Shape, Sphere};

@@ -100,7 +100,7 @@ fn extreme_vertices(
 }
 
 /// Two unit vectors that span the plane normal to the unit vector `n`.
-fn plane_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+pub(crate) fn plane_basis(n: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
     let helper = if n.x.abs() < 0.6 {
         Vector3::x()
     } else {

@@ -250,11 +250,57 @@ impl Changes<'_> {
     }
 }
 
+/// How many items past a difference [`differing`] looks in each list for the two lists to
+/// agree again.
+const RESYNC_WINDOW: usize = 8;
+
+/// Walks two lists of items drawn in order (`old`, `new`) and calls `changed` with every item
+/// of either that has no equal partner in the other: equal items are paired in order, and
+/// where the lists differ the nearest place where they agree again (within
+/// [`RESYNC_WINDOW`] items in each) is found, so one item added or removed in a long list
+/// shows as that item and not as every item after it. Items are listed by what they belong
+/// to (a body's arrows together, each force's after the bodies'), so pairing equal items in
+/// order pairs each item with itself before the change. Any pairing is correct here, as the
+/// pixels that differ lie under the items of either list that are not paired with an equal
+/// one; a better pairing only makes the region smaller. Stops when `changed` returns false.
+fn differing<T: PartialEq>(old: &[T], new: &[T], mut changed: impl FnMut(&T) -> bool) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        if old[i] == new[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        // The fewest items skipped, a in the old list and b in the new, after which they
+        // agree again; the same count on both sides first (items changed in place).
+        let agree =
+            |a: usize, b: usize| i + a < old.len() && j + b < new.len() && old[i + a] == new[j + b];
+        let skip = (1..=2 * RESYNC_WINDOW)
+            .find_map(|s| {
+                let half = s / 2;
+                (0..=half).find_map(|d| {
+                    [(half - d, s - half + d), (s - half + d, half - d)]
+                        .into_iter()
+                        .find(|&(a, b)| a <= RESYNC_WINDOW && b <= RESYNC_WINDOW && agree(a, b))
+                })
+            })
+            .unwrap_or((1, 1));
+        for item in old[i..i + skip.0].iter().chain(&new[j..j + skip.1]) {
+            if !changed(item) {
+                return false;
+            }
+        }
+        (i, j) = (i + skip.0, j + skip.1);
+    }
+    old[i..].iter().chain(&new[j..]).all(changed)
+}
+
 /// The pixels that differ between `kept` and `frame` drawn in `setting`, seen through `eye`;
 /// `radius` tells each object's bounding radius, `shadow` the key light's view when the map
-/// is drawn again. `None` when the whole picture is to be drawn: the setting changed, items
-/// were added or removed, a changed item reaches the eye, or the changes cover more than
-/// [`LARGEST_SHARE`] of the picture.
+/// is drawn again. `None` when the whole picture is to be drawn: the setting changed, a
+/// changed item reaches the eye, or the changes cover more than [`LARGEST_SHARE`] of the
+/// picture. Items of each kind are paired by [`differing`], so items added or removed (a
+/// body, its velocity arrow as it starts or stops moving) count as changes where they are.
 pub(super) fn changed_region(
     kept: &Kept,
     frame: &Frame,
@@ -264,16 +310,7 @@ pub(super) fn changed_region(
     shadow: Option<&ShadowView>,
 ) -> Option<Region> {
     let old = &kept.frame;
-    if kept.setting != *setting
-        || old.wireframe
-        || frame.wireframe
-        || old.looks != frame.looks
-        || old.objects.len() != frame.objects.len()
-        || old.handles.len() != frame.handles.len()
-        || old.arrows.len() != frame.arrows.len()
-        || old.lines.len() != frame.lines.len()
-        || old.polylines.len() != frame.polylines.len()
-    {
+    if kept.setting != *setting || old.wireframe || frame.wireframe || old.looks != frame.looks {
         return None;
     }
     let mut changes = Changes {
@@ -284,58 +321,36 @@ pub(super) fn changed_region(
     };
     // Outlines reach a few pixels past the body's silhouette: one more tile.
     let outline_tiles = (SELECTED.outline_pixels as usize).div_ceil(TILE) + 1;
-    for (a, b) in old.objects.iter().zip(&frame.objects) {
-        if a == b {
-            continue;
-        }
-        if changes.whole {
-            return None;
-        }
-        for o in [a, b] {
-            let centre = o.placement() * Point3::origin();
-            let r = radius(o);
-            changes.sphere(&centre, r, outline_tiles);
-            if let Some(shadow) = shadow {
-                changes.shadow(shadow, &centre, r);
-            }
-        }
-    }
     let handle_pixels = f64::from(setting.handle_radius) * HIGHLIGHT_GROWTH + 1.0;
-    for (a, b) in old.handles.iter().zip(&frame.handles) {
-        if a != b {
-            changes.point(&a.position, handle_pixels);
-            changes.point(&b.position, handle_pixels);
+    let done = differing(&old.objects, &frame.objects, |o| {
+        let centre = o.placement() * Point3::origin();
+        let r = radius(o);
+        changes.sphere(&centre, r, outline_tiles);
+        if let Some(shadow) = shadow {
+            changes.shadow(shadow, &centre, r);
         }
-    }
-    for (a, b) in old.arrows.iter().zip(&frame.arrows) {
-        if a != b {
-            for arrow in [a, b] {
-                changes.point(&arrow.origin, 0.0);
-                changes.point(&(arrow.origin + arrow.vector), ARROWHEAD_PIXELS);
-            }
+        !changes.whole
+    }) && differing(&old.handles, &frame.handles, |h| {
+        changes.point(&h.position, handle_pixels);
+        !changes.whole
+    }) && differing(&old.arrows, &frame.arrows, |arrow| {
+        changes.point(&arrow.origin, 0.0);
+        changes.point(&(arrow.origin + arrow.vector), ARROWHEAD_PIXELS);
+        !changes.whole
+    }) && differing(&old.lines, &frame.lines, |line| {
+        changes.point(&line.from, 0.0);
+        changes.point(&line.to, 0.0);
+        !changes.whole
+    }) && differing(&old.polylines, &frame.polylines, |polyline| {
+        for p in &polyline.points {
+            changes.point(p, 0.0);
         }
-    }
-    for (a, b) in old.lines.iter().zip(&frame.lines) {
-        if a != b {
-            for line in [a, b] {
-                changes.point(&line.from, 0.0);
-                changes.point(&line.to, 0.0);
-            }
+        for p in &polyline.control_points {
+            changes.point(p, MARKER_PIXELS);
         }
-    }
-    for (a, b) in old.polylines.iter().zip(&frame.polylines) {
-        if a != b {
-            for polyline in [a, b] {
-                for p in &polyline.points {
-                    changes.point(p, 0.0);
-                }
-                for p in &polyline.control_points {
-                    changes.point(p, MARKER_PIXELS);
-                }
-            }
-        }
-    }
-    (!changes.whole).then_some(changes.region)
+        !changes.whole
+    });
+    (done && !changes.whole).then_some(changes.region)
 }
 
 #[cfg(test)]
@@ -390,18 +405,25 @@ mod tests {
         }
     }
 
+    /// The region [`changed_region`] finds from `kept` (drawn 640 × 480 through its camera,
+    /// every body a ball of radius 0.3) to `frame` drawn in `setting` (`kept`'s by default).
+    fn region_between(kept: &Frame, frame: &Frame, setting: Option<&Setting>) -> Option<Region> {
+        let viewport = Viewport::new(640.0, 480.0);
+        let eye = Eye::new(&kept.camera, &viewport);
+        let own = self::setting(&kept.camera, &viewport);
+        let kept = Kept {
+            setting: own.clone(),
+            frame: kept.clone(),
+        };
+        changed_region(&kept, frame, setting.unwrap_or(&own), &eye, |_| 0.3, None)
+    }
+
     #[test]
     fn one_body_moved_is_a_small_region_and_a_new_view_is_everything() {
         let frame = grid();
         let viewport = Viewport::new(640.0, 480.0);
-        let eye = Eye::new(&frame.camera, &viewport);
         let setting = setting(&frame.camera, &viewport);
-        let kept = Kept {
-            setting: setting.clone(),
-            frame: frame.clone(),
-        };
-        let radius = |_: &Object| 0.3;
-        let region = |f: &Frame, s: &Setting| changed_region(&kept, f, s, &eye, radius, None);
+        let region = |f: &Frame, s: &Setting| region_between(&frame, f, Some(s));
         assert_eq!(
             region(&frame, &setting),
             Some(Region::EMPTY),
@@ -419,8 +441,79 @@ mod tests {
         turned.translation.x += 0.1;
         assert_eq!(region(&frame, &self::setting(&turned, &viewport)), None);
         let mut added = frame.clone();
-        added.objects.push(frame.objects[0].clone());
-        assert_eq!(region(&added, &setting), None);
+        added.objects.insert(7, frame.objects[0].clone());
+        let r = region(&added, &setting).expect("a body added");
+        assert!(r.meets(&footprint_of(&frame, 0)) && !r.meets(&footprint_of(&frame, 99)));
+        let mut removed = frame.clone();
+        removed.objects.remove(42);
+        let r = region(&removed, &setting).expect("a body removed");
+        assert!(r.meets(&footprint_of(&frame, 42)) && !r.meets(&footprint_of(&frame, 0)));
+    }
+
+    /// Where body `i` of `frame` lies on a 640 × 480 picture.
+    fn footprint_of(frame: &Frame, i: usize) -> Footprint {
+        let viewport = Viewport::new(640.0, 480.0);
+        let eye = Eye::new(&frame.camera, &viewport);
+        let centre = Point3::from(frame.objects[i].pose.translation.vector - eye.origin.coords);
+        let s = setting(&frame.camera, &viewport);
+        footprint(&s.view, &s.projection, (640, 480), &centre, 0.3)
+    }
+
+    #[test]
+    fn an_arrow_coming_or_going_is_a_region_of_that_arrow() {
+        let mut frame = grid();
+        frame.arrows = frame
+            .objects
+            .iter()
+            .map(|o| crate::render::frame::Arrow {
+                origin: Point3::from(o.pose.translation.vector),
+                vector: Vector3::new(0.0, 0.3, 0.0),
+                colour: [1.0; 4],
+            })
+            .collect();
+        let region = |f: &Frame| region_between(&frame, f, None);
+        let mut gone = frame.clone();
+        gone.arrows.remove(12);
+        let r = region(&gone).expect("one arrow less is a region");
+        assert!(r.meets(&footprint_of(&frame, 12)), "{r:?}");
+        assert!(!r.meets(&footprint_of(&frame, 13)) && !r.meets(&footprint_of(&frame, 99)));
+        let mut come = frame.clone();
+        let mut arrow = come.arrows[30].clone();
+        arrow.vector.x = 0.2;
+        come.arrows.insert(31, arrow);
+        // And another body's arrow turned, further on.
+        come.arrows[35].vector.z = 0.1;
+        let r = region(&come).expect("one arrow more is a region");
+        assert!(r.meets(&footprint_of(&frame, 30)) && r.meets(&footprint_of(&frame, 34)));
+        assert!(!r.meets(&footprint_of(&frame, 0)) && !r.meets(&footprint_of(&frame, 99)));
+    }
+
+    #[test]
+    fn differing_pairs_equal_items_in_order() {
+        let changed = |old: &[i32], new: &[i32]| {
+            let mut seen = Vec::new();
+            differing(old, new, |&x| {
+                seen.push(x);
+                true
+            });
+            seen
+        };
+        assert_eq!(changed(&[1, 2, 3, 4], &[1, 2, 3, 4]), [0; 0]);
+        assert_eq!(changed(&[1, 2, 3, 4], &[1, 3, 4]), [2]);
+        assert_eq!(changed(&[1, 2, 3, 4], &[1, 2, 9, 3, 4]), [9]);
+        assert_eq!(changed(&[1, 2, 3, 4], &[1, 5, 3, 4]), [2, 5]);
+        assert_eq!(changed(&[1, 2, 3], &[1, 2, 3, 7, 8]), [7, 8]);
+        assert_eq!(changed(&[], &[1]), [1]);
+        // Nothing agrees within the window: every item counts.
+        let old: Vec<i32> = (0..40).collect();
+        let new: Vec<i32> = (100..130).collect();
+        assert_eq!(changed(&old, &new).len(), 70);
+        let mut first = None;
+        assert!(!differing(&old, &new, |&x| {
+            first.get_or_insert(x);
+            false
+        }));
+        assert_eq!(first, Some(0), "stops at the first change refused");
     }
 
     #[test]

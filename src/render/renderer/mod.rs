@@ -155,6 +155,8 @@ pub struct Renderer {
     prepared: Option<Prepared>,
     /// The picture the picture target holds, for redrawing only what changed.
     kept: Option<Kept>,
+    /// The region the last frame was drawn in (`None`: the whole picture).
+    drawn_region: Option<Region>,
     /// The picture target's smoothed picture is the last frame's (that frame was drawn
     /// again only in a region; a whole frame is smoothed straight into its destination).
     smoothed_kept: std::cell::Cell<bool>,
@@ -216,6 +218,7 @@ impl Renderer {
                 depths: Vec::new(),
                 prepared: None,
                 kept: None,
+                drawn_region: None,
                 smoothed_kept: std::cell::Cell::new(false),
                 passes: RefCell::new(None),
             })
@@ -242,6 +245,14 @@ impl Renderer {
         if let Some(clock) = self.passes.borrow_mut().as_mut() {
             clock.end(&self.gl, name);
         }
+    }
+
+    /// The part of the picture the last frame drew: `None` when it drew the whole picture,
+    /// else the rectangle `[x0, y0, x1, y1]` of pixels (`x0..x1` × `y0..y1`, rows from the
+    /// bottom) it drew again over the picture it kept, empty when nothing had changed (see
+    /// [`changes`]). Tests and benchmarks read it.
+    pub fn last_region(&self) -> Option<[u32; 4]> {
+        self.drawn_region.map(|r| [r.x0, r.y0, r.x1, r.y1])
     }
 
     /// The GL context, for callers that need to read back or bind framebuffers.
@@ -362,6 +373,7 @@ impl Renderer {
             self.draw_rest(&prepared, destination);
         }
         self.kept = prepared.keep;
+        self.drawn_region = prepared.region;
         Ok(())
     }
 

@@ -25,11 +25,14 @@ pub mod meshes;
 mod motion;
 mod options;
 pub mod palette;
+mod stage;
 mod values;
 mod view;
 
 pub use meshes::{PartMeshError, ShapeMeshes};
+pub use motion::SampledMotion;
 pub use options::{CameraChoice, FrameOptions};
+pub use stage::Stage;
 pub use view::ViewSettings;
 
 use crate::render::camera::{Bounds, Viewport};
@@ -181,12 +184,19 @@ impl SceneFrames {
         states: &dyn BodyStates,
         times: impl IntoIterator<Item = f64>,
     ) -> Option<Bounds> {
+        Some(self.with_room(scene, self.reach(scene, states, times)?))
+    }
+
+    /// [`SceneFrames::bounds`] without the room around a lone body: the box around the
+    /// framed bodies' shapes, so that boxes over different times join into the box over
+    /// all of them ([`Stage`] grows it as the motion is computed).
+    fn reach(
+        &self,
+        scene: &Scene,
+        states: &dyn BodyStates,
+        times: impl IntoIterator<Item = f64>,
+    ) -> Option<Bounds> {
         let framed = self.shapes.framed_bodies(scene);
-        let largest = framed
-            .iter()
-            .filter_map(|&b| self.shapes.of_body(b))
-            .map(|shape| shape.shape.bounding_sphere(&Isometry3::identity()).radius)
-            .fold(0.0, f64::max);
         let mut corners = Vec::new();
         for time in times {
             let values = Values {
@@ -206,11 +216,21 @@ impl SceneFrames {
                 corners.push(Point3::from(aabb.max));
             }
         }
-        let bounds = Bounds::around(corners)?;
-        Some(match framed.len() {
-            1 => with_room(bounds, ROOM * largest),
-            _ => bounds,
-        })
+        Bounds::around(corners)
+    }
+
+    /// `reach` (a box from [`SceneFrames::reach`]) with [`ROOM`] around a lone body.
+    fn with_room(&self, scene: &Scene, reach: Bounds) -> Bounds {
+        let framed = self.shapes.framed_bodies(scene);
+        match framed.as_slice() {
+            [body] => {
+                let radius = self.shapes.of_body(*body).map_or(0.0, |shape| {
+                    shape.shape.bounding_sphere(&Isometry3::identity()).radius
+                });
+                with_room(reach, ROOM * radius)
+            }
+            _ => reach,
+        }
     }
 
     /// Where the bodies go from `from` to `until`: their bounds at [`STAGE_SAMPLES`] times

@@ -30,6 +30,7 @@
 //!
 //! Islands that stay still fall asleep (see `sleep`).
 
+mod exact;
 mod opens;
 mod pairs;
 mod sleep;
@@ -48,7 +49,7 @@ use crate::sim::schedule::StepContext;
 use crate::sim::track::Side;
 use nalgebra::{Matrix3, Vector3};
 use pairs::{Pairs, Persistent, Solved};
-use solve::{solve, SolverBody, SolverContact, WarmCorner};
+use solve::{solve, Limits, SolverBody, SolverContact, WarmCorner};
 use std::collections::BTreeSet;
 
 /// A slow contact is one closing slower than its pressing acceleration gives over this many
@@ -82,6 +83,9 @@ const MIN_HOLD: f64 = 0.5;
 /// good to about 1e-9 of a body's weight; a settled island whose loads only wander at that
 /// level would otherwise restart all its bodies at every tick.
 const SAME_LOAD: f64 = 1e-6;
+/// An island whose bodies all move (at any of their points) slower than this acceleration
+/// gives over a tick is at rest, and its solve may finish exactly (see `solve::Limits`).
+const RESTING_ACCELERATION: f64 = 10.0;
 /// Sweeps of one island's solve at most.
 const MAX_SWEEPS: usize = 200;
 /// A sweep that changes no corner's velocity by more than this fraction of the speed that an
@@ -386,12 +390,20 @@ impl Detector {
                     });
                 }
             }
+            let resting = members.iter().all(|&b| {
+                let s = &states[&b];
+                s.velocity.norm() + s.angular_velocity.norm() * self.bodies[b].reach
+                    <= RESTING_ACCELERATION * h
+            });
             let solution = solve(
                 &mut bodies,
                 &contacts,
-                SOLVE_TOLERANCE * h,
-                MAX_SWEEPS,
-                only.is_some(),
+                Limits {
+                    tolerance: SOLVE_TOLERANCE * h,
+                    max_sweeps: MAX_SWEEPS,
+                    may_stall: only.is_some(),
+                    resting,
+                },
             );
             for (&k, warm) in group.iter().zip(solution.warm) {
                 let m = &mut manifolds[k];

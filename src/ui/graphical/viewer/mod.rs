@@ -22,7 +22,9 @@ use crate::live::SystemClock;
 use crate::render::camera::{Bounds, Camera, Viewport};
 use crate::render::frame::{Frame, Line};
 use crate::render::mesh::MeshLibrary;
-use crate::render::scene_frame::{palette, CameraChoice, FrameOptions, SceneFrames, ViewSettings};
+use crate::render::scene_frame::{
+    palette, CameraChoice, FrameOptions, SampledMotion, SceneFrames, Stage, ViewSettings,
+};
 use crate::scene::handles::{handles, Handle, HandleKind, HandleScales};
 use crate::scene::state::{BodyStates, InitialStates};
 use crate::scene::{Scene, Target};
@@ -35,6 +37,7 @@ use crate::view::camera::{CameraUse, ViewCamera};
 use crate::view::gesture::Gestures;
 use crate::view::live::{FinishedRun, LiveRun};
 use crate::view::transport::Transport;
+use gtk::glib;
 use gtk::prelude::*;
 use gtk4 as gtk;
 use nalgebra::{Point2, Point3};
@@ -103,9 +106,11 @@ pub struct Viewer {
     last_run: RefCell<Option<FinishedRun>>,
     /// The slow-down the status line shows for the live run, while it cannot keep pace.
     live_slowdown: RefCell<Option<String>>,
-    /// Where the bodies go over the motion computed so far, and up to what time it was
-    /// found: the ground lies under it (see [`Viewer::stage`]).
-    stage: Cell<Option<(f64, Option<Bounds>)>>,
+    /// Where the bodies go over the motion computed so far, kept through edits until the
+    /// new motion is complete: the ground lies under it (see [`Viewer::stage`]).
+    stage: RefCell<Stage>,
+    /// The stage's samples are to be taken when the main loop is idle.
+    stage_sampling: Cell<bool>,
     /// The bodies of the scene last prepared, by name, and whether it had a camera: a fitted
     /// view is fitted again when a body or the camera comes or goes, so a new body is in sight
     /// and a new camera is looked through.
@@ -158,7 +163,8 @@ impl Viewer {
             live_ticking: RefCell::new(None),
             last_run: RefCell::new(None),
             live_slowdown: RefCell::new(None),
-            stage: Cell::new(None),
+            stage: RefCell::new(Stage::default()),
+            stage_sampling: Cell::new(false),
             fitted_for: RefCell::new((Vec::new(), false)),
             said_text_error: Cell::new(false),
         });
@@ -201,8 +207,9 @@ impl Viewer {
 
     /// Prepares the session's current scene for drawing.
     fn prepare(&self) {
-        self.stage.set(None);
+        self.stage.borrow_mut().restart();
         let Some(scene) = self.editor.session.scene() else {
+            self.stage.borrow_mut().forget();
             *self.prepared.borrow_mut() = None;
             return;
         };
@@ -211,6 +218,8 @@ impl Viewer {
         let bodies: Vec<String> = scene.bodies.iter().map(|b| b.name.clone()).collect();
         let seen = (bodies, scene.camera.is_some());
         if *self.fitted_for.borrow() != seen {
+            // Bodies came or went: the stage is this scene's alone.
+            self.stage.borrow_mut().forget();
             self.refit();
             *self.fitted_for.borrow_mut() = seen;
         }
@@ -249,12 +258,17 @@ impl Viewer {
                 self.span_changed();
                 self.redraw();
             }
-            Event::SimulationStarted => self.redraw(),
+            Event::SimulationStarted => {
+                self.stage.borrow_mut().restart();
+                self.redraw();
+            }
             Event::SimulationProgress(_) | Event::SimulationFinished => {
                 if self.transport.borrow().is_playing() {
                     // Playback waiting at the horizon goes on at its next frame.
                     self.redraw();
                 }
+                // The picture's ground follows the motion as it grows, without a picture.
+                self.sample_stage_when_idle();
             }
             Event::SceneError(_) => self.tell_text_error(),
             Event::TextChanged { .. } | Event::SimulationFailed(_) | Event::FileChanged => {}
@@ -540,28 +554,79 @@ fn point_ref(target: Target) -> Option<PointRef> {
 
 impl Viewer {
     /// Where the bodies go over the motion computed so far (the initial state without
-    /// motion), so the ground stays put under them while they move; found again only when
-    /// the motion has grown by a tenth of the simulated span, or is complete.
+    /// motion), so the ground stays put under them while they move: after an edit, the
+    /// stage shown before it, grown by the new motion's samples taken so far, and the samples
+    /// due taken when the main loop is idle ([`Viewer::sample_stage`]); for a viewer that
+    /// has shown no stage, sampled now ([`Stage`]).
     fn stage(&self, scene: &Scene, frames: &SceneFrames) -> Option<Bounds> {
+        self.with_stage_states(scene, |states, span, until| {
+            let mut stage = self.stage.borrow_mut();
+            let shown = stage
+                .without_sampling(frames, scene, span, until)
+                .unwrap_or_else(|| stage.update(frames, scene, states, span, until));
+            if stage.behind(span, until) {
+                self.sample_stage_when_idle();
+            }
+            shown
+        })
+    }
+
+    /// Takes the stage's samples ([`Viewer::sample_stage`]) when the main loop is idle, once
+    /// however often asked before then.
+    fn sample_stage_when_idle(&self) {
+        if self.stage_sampling.replace(true) {
+            return;
+        }
+        let me = self.me.clone();
+        glib::idle_add_local_once(move || {
+            if let Some(viewer) = me.upgrade() {
+                viewer.stage_sampling.set(false);
+                viewer.sample_stage();
+            }
+        });
+    }
+
+    /// Takes the stage's samples that the motion has reached, and draws again when that
+    /// changed the stage.
+    fn sample_stage(&self) {
+        let Some(scene) = self.editor.session.scene() else {
+            return;
+        };
+        let prepared = self.prepared.borrow();
+        let Some(prepared) = prepared.as_ref() else {
+            return;
+        };
+        let changed = self.with_stage_states(&scene, |states, span, until| {
+            let mut stage = self.stage.borrow_mut();
+            let shown = stage.shown();
+            stage.update(&prepared.frames, &scene, states, span, until) != shown
+        });
+        if changed {
+            self.redraw();
+        }
+    }
+
+    /// Calls `f` with the states the stage samples (the motion drawn, or the initial state
+    /// without one), the simulated span, and up to when the states are computed (the span's
+    /// start for the initial state).
+    fn with_stage_states<R>(
+        &self,
+        scene: &Scene,
+        f: impl FnOnce(&dyn BodyStates, (f64, f64), f64) -> R,
+    ) -> R {
         let (start, finish) = (scene.simulator.start, scene.simulator.finish);
         let motion = self.motion();
         let until = motion
             .as_ref()
             .map_or(start, |m| m.complete_until())
             .clamp(start, finish);
-        let grown =
-            |at: f64| until - at > 0.1 * (finish - start) || (until >= finish && at < finish);
-        if let Some((_, bounds)) = self.stage.get().filter(|(at, _)| !grown(*at)) {
-            return bounds;
-        }
         let initial = InitialStates { scene };
-        let states: &dyn BodyStates = match &motion {
+        let sampled = motion.as_ref().map(SampledMotion::new);
+        let states: &dyn BodyStates = match &sampled {
             Some(m) => m,
             None => &initial,
         };
-        let bounds = frames.stage(scene, states, start, until);
-        self.stage.set(Some((until, bounds)));
-        bounds
+        f(states, (start, finish), until)
     }
 }
 
@@ -591,7 +656,9 @@ impl Scenery for Viewer {
             .collect();
         let (motion, time) = self.states_now();
         let initial = InitialStates { scene: &scene };
-        let states: &dyn BodyStates = match &motion {
+        // Each body is read a few times (its pose, its arrows, its links' ends).
+        let sampled = motion.as_ref().map(SampledMotion::new);
+        let states: &dyn BodyStates = match &sampled {
             Some(m) => m,
             None => &initial,
         };

@@ -1,0 +1,263 @@
+//! The exact solve of a contact island on the active set its sweeps have found: which corners
+//! press and which of them stick.
+//!
+//! Projected Gauss–Seidel (see `solve`) needs sweeps that grow with the square of a stack's
+//! height to carry the weight down it, and with friction it barely converges at all: sweeping
+//! corner by corner, each corner's impulse turns its body a little, the turn makes the other
+//! corners slide, and their friction, bounded by loads still being shared out, answers late.
+//! Measured on ten boxes stacked on a floor, from rest: 949 sweeps to meet the tolerance
+//! without friction, and still 6e-5 m/s of change per sweep after 5,000 with it. A stack that
+//! is never solved to the end rocks from tick to tick, and every tick changes its loads and
+//! restarts all its bodies.
+//!
+//! But a resting island's solution is a linear one: the pressing corners stop exactly at their
+//! target speed and the sticking ones do not slide. Once the sweeps have found which corners
+//! those are, one linear solve of those conditions gives the impulses; they are the solution
+//! if they are admissible (no corner pulls, none sticks beyond its friction cone, none left
+//! out approaches). If not, the sweeps go on from where they were. The contacts' conditions
+//! are redundant (a face's four corners hold three degrees of freedom), so the system is
+//! singular; a regularisation far below the tolerance picks the smallest impulses that meet
+//! them, which for a symmetric load shares it evenly.
+
+use super::solve::{SolverBody, SolverContact};
+use crate::geom::plane_basis;
+use nalgebra::{DMatrix, DVector, Vector3};
+
+/// Unknowns (three per sticking corner, one per sliding-free pressing corner) an exact solve
+/// takes at most: its dense factorisation costs the cube of their number, and a larger island
+/// (a pile of balls) is left to the sweeps.
+pub(super) const MOST_UNKNOWNS: usize = 240;
+
+/// Times the active set is corrected (a corner found pulling dropped, one found approaching
+/// added) before the exact solve gives up.
+const CORRECTIONS: usize = 4;
+
+/// The regularisation, relative to the largest diagonal entry of the system...
+const REGULARISATION: f64 = 1e-8;
+/// ...and the solves for what it left, each shrinking the error by about its size against the
+/// smallest load the island's shape can carry.
+const REFINEMENTS: usize = 3;
+
+/// One condition of the system: a direction at a corner of a contact.
+struct Row {
+    contact: usize,
+    corner: usize,
+    direction: Vector3<f64>,
+    /// The normal speed to meet (the contact's target) or zero across.
+    target: f64,
+    normal: bool,
+}
+
+/// The impulses per corner an exact solve found: along the normal and across it.
+pub(super) struct Exact {
+    pub normal: Vec<Vec<f64>>,
+    pub across: Vec<Vec<Vector3<f64>>>,
+}
+
+/// Solves the island exactly on the active set of the impulses `normal` and `across` so far
+/// (bodies at their velocities under those impulses), or `None` when the set is not one the
+/// linear solve can finish: too many unknowns, or no admissible solution (every pressing
+/// corner sticking within its cone) after [`CORRECTIONS`] corrections. `tolerance` is the speed within which a condition counts
+/// as met.
+pub(super) fn solve_active(
+    bodies: &[SolverBody],
+    contacts: &[SolverContact],
+    normal: &[Vec<f64>],
+    across: &[Vec<Vector3<f64>>],
+    tolerance: f64,
+) -> Option<Exact> {
+    let mut pressing: Vec<Vec<bool>> = normal
+        .iter()
+        .map(|corners| corners.iter().map(|&l| l > 0.0).collect())
+        .collect();
+    // The bodies as they would move with no corner holding them; the impulses are solved for
+    // whole, so that the regularisation picks the smallest ones that hold the island (shared
+    // evenly where the load is symmetric), not the smallest change from where the sweeps
+    // happened to leave them.
+    let mut unheld = bodies.to_vec();
+    for (k, c) in contacts.iter().enumerate() {
+        for (corner, point) in c.corners.iter().enumerate() {
+            let held = c.normal * normal[k][corner] + across[k][corner];
+            unheld[c.a].apply(point, &held);
+            unheld[c.b].apply(point, &-held);
+        }
+    }
+    for _ in 0..CORRECTIONS {
+        let rows = rows(contacts, &pressing);
+        if rows.is_empty() || rows.len() > MOST_UNKNOWNS {
+            return None;
+        }
+        let mut exact = Exact {
+            normal: normal.iter().map(|n| vec![0.0; n.len()]).collect(),
+            across: across
+                .iter()
+                .map(|a| vec![Vector3::zeros(); a.len()])
+                .collect(),
+        };
+        let impulses = solve_rows(&unheld, contacts, &rows)?;
+        let mut after = unheld.clone();
+        for (row, &d) in rows.iter().zip(impulses.iter()) {
+            let c = &contacts[row.contact];
+            if row.normal {
+                exact.normal[row.contact][row.corner] += d;
+            } else {
+                exact.across[row.contact][row.corner] += row.direction * d;
+            }
+            let point = &c.corners[row.corner];
+            after[c.a].apply(point, &(-row.direction * d));
+            after[c.b].apply(point, &(row.direction * d));
+        }
+        // A corner pulling leaves the set; a corner left out that approaches joins it.
+        let mut corrected = false;
+        for (k, c) in contacts.iter().enumerate() {
+            for (corner, point) in c.corners.iter().enumerate() {
+                if pressing[k][corner] && exact.normal[k][corner] < 0.0 {
+                    pressing[k][corner] = false;
+                    corrected = true;
+                } else if !pressing[k][corner] {
+                    let u = (after[c.b].point_velocity(point) - after[c.a].point_velocity(point))
+                        .dot(&c.normal);
+                    if u < c.target - tolerance {
+                        pressing[k][corner] = true;
+                        corrected = true;
+                    }
+                }
+            }
+        }
+        if corrected {
+            continue;
+        }
+        let admissible = contacts.iter().enumerate().all(|(k, c)| {
+            (0..c.corners.len()).all(|corner| {
+                exact.across[k][corner].norm() <= c.friction * exact.normal[k][corner]
+            })
+        }) && rows.iter().all(|row| {
+            let c = &contacts[row.contact];
+            let point = &c.corners[row.corner];
+            let u = (after[c.b].point_velocity(point) - after[c.a].point_velocity(point))
+                .dot(&row.direction);
+            (u - row.target).abs() <= tolerance
+        });
+        return admissible.then_some(exact);
+    }
+    None
+}
+
+/// The conditions of the pressing corners: along the normal, and across it where the contact
+/// has friction (the corner sticks).
+fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (k, (c, pressing)) in contacts.iter().zip(pressing).enumerate() {
+        let (t1, t2) = plane_basis(&c.normal);
+        for (corner, _) in pressing.iter().enumerate().filter(|(_, &p)| p) {
+            rows.push(Row {
+                contact: k,
+                corner,
+                direction: c.normal,
+                target: c.target,
+                normal: true,
+            });
+            if c.friction > 0.0 {
+                for direction in [t1, t2] {
+                    rows.push(Row {
+                        contact: k,
+                        corner,
+                        direction,
+                        target: 0.0,
+                        normal: false,
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// How a unit impulse along a row changes one body: the body, its velocity's change and its
+/// angular velocity's.
+type Effect = (usize, Vector3<f64>, Vector3<f64>);
+
+/// The impulses along `rows` that bring every row's relative speed to its target, by
+/// the regularised normal equations of the island: `K λ = target − u` (the bodies as they
+/// would move unheld), where `K`'s entry
+/// `(i, j)` is how a unit impulse along row `j` changes row `i`'s speed.
+fn solve_rows(
+    bodies: &[SolverBody],
+    contacts: &[SolverContact],
+    rows: &[Row],
+) -> Option<DVector<f64>> {
+    // Per row and side: the body and how a unit impulse along the row changes its velocity and
+    // angular velocity.
+    let effects: Vec<[Effect; 2]> = rows
+        .iter()
+        .map(|row| {
+            let c = &contacts[row.contact];
+            let point = &c.corners[row.corner];
+            let effect = |body: usize, sign: f64| {
+                let b = &bodies[body];
+                let d = row.direction * sign;
+                (
+                    body,
+                    d * b.inverse_mass,
+                    b.inverse_inertia * (point - b.position).cross(&d),
+                )
+            };
+            [effect(c.a, -1.0), effect(c.b, 1.0)]
+        })
+        .collect();
+    let n = rows.len();
+    let mut k = DMatrix::<f64>::zeros(n, n);
+    let mut rhs = DVector::<f64>::zeros(n);
+    for (i, row) in rows.iter().enumerate() {
+        let c = &contacts[row.contact];
+        let point = &c.corners[row.corner];
+        // Row i's speed changes with body β's velocity as sign · d · (v + ω × r).
+        let reads = |body: usize, sign: f64, dv: &Vector3<f64>, dw: &Vector3<f64>| {
+            sign * row
+                .direction
+                .dot(&(dv + dw.cross(&(point - bodies[body].position))))
+        };
+        let u = reads(
+            c.b,
+            1.0,
+            &bodies[c.b].velocity,
+            &bodies[c.b].angular_velocity,
+        ) + reads(
+            c.a,
+            -1.0,
+            &bodies[c.a].velocity,
+            &bodies[c.a].angular_velocity,
+        );
+        rhs[i] = row.target - u;
+        for (j, effect) in effects.iter().enumerate() {
+            let mut entry = 0.0;
+            for &(body, dv, dw) in effect {
+                if body == c.b {
+                    entry += reads(body, 1.0, &dv, &dw);
+                }
+                if body == c.a {
+                    entry += reads(body, -1.0, &dv, &dw);
+                }
+            }
+            k[(i, j)] = entry;
+        }
+    }
+    let largest = (0..n).map(|i| k[(i, i)]).fold(0.0, f64::max);
+    if !(largest > 0.0 && largest.is_finite()) {
+        return None;
+    }
+    let mut regularised = k.clone();
+    for i in 0..n {
+        regularised[(i, i)] += REGULARISATION * largest;
+    }
+    let factors = regularised.cholesky()?;
+    // Iterated regularisation: each step solves for what is left of the right-hand side, so
+    // the impulses converge to the smallest exact ones, as the regularisation alone would only
+    // for an infinitely small one (which rounding forbids: the system is singular).
+    let mut impulses = factors.solve(&rhs);
+    for _ in 0..REFINEMENTS {
+        let left = &rhs - &k * &impulses;
+        impulses += factors.solve(&left);
+    }
+    impulses.iter().all(|x| x.is_finite()).then_some(impulses)
+}
