@@ -103,6 +103,10 @@ pub(crate) struct ComponentIntegrator {
     steady: bool,
     /// The explicit attempt's estimate of `h` times the fastest decay rate (see `explicit`).
     step_decay: f64,
+    /// Whether the workspace's Jacobian was evaluated at the current point: after an accepted
+    /// implicit step, whose last stage evaluates it at the end point, for the next step's
+    /// Newton matrix.
+    jacobian_here: bool,
     work: Workspace,
     stats: ComponentStats,
 }
@@ -251,6 +255,7 @@ impl ComponentIntegrator {
             integral: None,
             steady: false,
             step_decay: 0.0,
+            jacobian_here: false,
             work,
             stats,
         })
@@ -327,6 +332,7 @@ impl ComponentIntegrator {
     pub(crate) fn restart_here(&mut self, control: &StepControl) {
         self.f_valid = false;
         self.restarted = true;
+        self.jacobian_here = false;
         self.integral = None;
         self.step = control.initial_step.min(control.max_step);
         self.stats.restarts += 1;
@@ -608,6 +614,7 @@ impl ComponentIntegrator {
         w.inputs_start.copy_from_slice(w.inputs);
         self.time = t1;
         self.restarted = false;
+        self.jacobian_here = method == Method::Implicit;
         self.step = (h * factor).clamp(control.min_step, control.max_step);
         self.stats.steps += 1;
         match method {

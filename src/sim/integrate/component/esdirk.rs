@@ -22,11 +22,14 @@
 //! **Newton.** Each stage starts from its own explicit part plus `h γ` times the stage
 //! before's derivative, and makes at least one linear solve (so a linear system is solved
 //! exactly); it has converged when the residual is within a small fraction of what the step
-//! may err. Every iteration evaluates the Jacobian with `f` and factors `I - h γ J` anew (full
-//! Newton, as the trapezoidal rule did): with one matrix per step, from the Jacobian at the
-//! step before's end, the spinning top's stages took three iterations each (its stiff link
-//! turns with the body at 40 rad/s), the many iterations kept its steps from growing, and it
-//! took 1,283 steps and 26,492 evaluations where full Newton takes 399 and 5,928. The first
+//! may err. The matrix `I - h γ J` is factored once per attempt (every implicit stage has
+//! the same `h γ`), from the Jacobian at the step's start, which the step before left: its
+//! last stage evaluates the Jacobian with `f`, and that stage's last evaluation is at the end
+//! point. The other stages' iterations evaluate `f` alone. An iteration that shrinks the
+//! residual by less than a factor 4 has the Jacobian evaluated at the current iterate and
+//! the matrix factored anew (modified Newton with Hairer and Wanner's refresh, IV.8). Full
+//! Newton (the Jacobian and a factorization at every iteration) cost 28 µs per step against
+//! the trapezoidal rule's 4.4 (docs/BENCHMARKS.md, issue 28's fourth round). The first
 //! step after a restart is the explicit pair's (see the module documentation).
 
 use super::{
@@ -48,6 +51,11 @@ const BETWEEN_POWER: f64 = 3.0;
 /// The residual of an update is as small as rounding allows once within this many units in
 /// the last place of the variable.
 const ROUNDING: f64 = 8.0 * f64::EPSILON;
+
+/// A Newton iteration that shrinks the residual by less than this factor has the Jacobian
+/// evaluated afresh before the next (modified Newton's rate with a good matrix is far
+/// smaller).
+const SLOW: f64 = 0.25;
 
 /// The number of stages, the first explicit.
 pub(super) const STAGES: usize = 6;
@@ -117,6 +125,7 @@ impl ComponentIntegrator {
         control: &StepControl,
     ) -> Result<Attempt, StepFailure> {
         let t0 = self.time;
+        self.factor_at_start(h)?;
         let mut steady = true;
         let mut iterations = 0;
         for i in 1..STAGES {
@@ -144,7 +153,12 @@ impl ComponentIntegrator {
                     power: BETWEEN_POWER,
                 },
             ],
-            iterations,
+            // The step control's iteration rule (hold the step above two, halve it at five)
+            // was made for full Newton; from a matrix of the step's start every stage makes one
+            // correction more for the same convergence, which is no sign of a step too long
+            // (the spinning top's stages took three each, which held its steps at 1,262 and
+            // its evaluations at 26,440).
+            iterations: iterations.saturating_sub(1),
         })
     }
 
@@ -172,9 +186,48 @@ impl ComponentIntegrator {
         }
     }
 
+    /// Factors `I - h γ J` for an attempt of step `h`, with `J` the Jacobian at the step's
+    /// start: the one the step before left at its end point when it was implicit and was
+    /// accepted (see [`ComponentIntegrator::jacobian_here`]), else evaluated there now.
+    fn factor_at_start(&mut self, h: f64) -> Result<(), StepFailure> {
+        let t0 = self.time;
+        let fail = |kind, variables| StepFailure {
+            kind,
+            time: t0,
+            step: h,
+            variables,
+        };
+        let matrix = self
+            .matrix
+            .get_or_insert_with(|| NewtonMatrix::new(&self.layout));
+        let w = self.work.arrays();
+        if !std::mem::take(&mut self.jacobian_here) {
+            w.jacobian.fill(0.0);
+            let mut sink = JacobianSink::new(Some(&mut *w.jacobian), &self.layout);
+            // `f` there is known already; the evaluation writes it again, unchanged, into
+            // the scratch `residual`.
+            self.equations
+                .eval(t0, w.x, w.inputs_start, w.residual, &mut sink);
+            let stray = sink.stray_entry();
+            self.stats.evaluations += 1;
+            if let Some((row, col)) = stray {
+                return Err(fail(FailureKind::StrayJacobian { row, col }, Vec::new()));
+            }
+        }
+        if let Err(singular) = matrix.factor(w.jacobian, h * GAMMA, &self.fixed) {
+            return Err(fail(FailureKind::Singular, vec![singular.column]));
+        }
+        Ok(())
+    }
+
     /// Solves stage `i`'s equation for its state (left in `x1`) and derivative (in the stage's
-    /// slot of `stages`, or in `f1` for the last stage), evaluating at `at`; returns the
-    /// number of linear solves it took.
+    /// slot of `stages`, or in `f1` for the last stage), evaluating at `at`, by Newton–Raphson
+    /// with the matrix of [`Self::factor_at_start`]; returns the number of linear solves it
+    /// took. A residual that falls by less than [`SLOW`] in an iteration has the Jacobian
+    /// evaluated at the stage's current state and the matrix factored anew (Hairer and
+    /// Wanner's practice, IV.8), kept for the attempt's later stages. The last stage always
+    /// evaluates the Jacobian with `f`: its final evaluation is at the step's end point,
+    /// which is the next step's start.
     fn solve_stage(
         &mut self,
         i: usize,
@@ -194,10 +247,10 @@ impl ComponentIntegrator {
         let last = i == STAGES - 1;
         let scale = h * GAMMA;
         let fixed = !self.is_fixed.is_empty();
-        let matrix = self
-            .matrix
-            .get_or_insert_with(|| NewtonMatrix::new(&self.layout));
+        let matrix = self.matrix.as_mut().expect("factored at the attempt's start");
         let mut iterations = 0;
+        let mut refresh = false;
+        let mut previous = f64::INFINITY;
         loop {
             let w = self.work.arrays();
             let k: &mut [f64] = if last {
@@ -205,8 +258,14 @@ impl ComponentIntegrator {
             } else {
                 &mut w.stages[(i - 1) * n..i * n]
             };
-            w.jacobian.fill(0.0);
-            let mut sink = JacobianSink::new(Some(&mut *w.jacobian), &self.layout);
+            let with_jacobian = last || refresh;
+            if with_jacobian {
+                w.jacobian.fill(0.0);
+            }
+            let mut sink = JacobianSink::new(
+                with_jacobian.then_some(&mut *w.jacobian),
+                &self.layout,
+            );
             self.equations.eval(at, w.x1, w.inputs, k, &mut sink);
             let stray = sink.stray_entry();
             self.stats.evaluations += 1;
@@ -220,7 +279,8 @@ impl ComponentIntegrator {
             if !bad.is_empty() {
                 return Err(fail(FailureKind::NonFinite, bad));
             }
-            let mut converged = true;
+            // The residual's size relative to what it may be, largest over the variables.
+            let mut size: f64 = 0.0;
             for v in 0..n {
                 w.residual[v] = if fixed && self.is_fixed[v] {
                     0.0
@@ -230,18 +290,22 @@ impl ComponentIntegrator {
                 let magnitude = w.x[v].abs().max(w.x1[v].abs());
                 let bound = (control.newton_tolerance * control.tolerance.weight(magnitude))
                     .max(ROUNDING * magnitude);
-                converged &= w.residual[v].abs() <= bound;
+                size = size.max(w.residual[v].abs() / bound);
             }
-            if iterations > 0 && converged {
+            if iterations > 0 && size <= 1.0 {
                 return Ok(iterations);
             }
             if iterations == control.max_newton_iterations {
                 let variables = largest(w.residual.iter().map(|r| r.abs()));
                 return Err(fail(FailureKind::NotConverged, variables));
             }
-            if let Err(singular) = matrix.factor(w.jacobian, scale, &self.fixed) {
-                return Err(fail(FailureKind::Singular, vec![singular.column]));
+            if refresh {
+                if let Err(singular) = matrix.factor(w.jacobian, scale, &self.fixed) {
+                    return Err(fail(FailureKind::Singular, vec![singular.column]));
+                }
             }
+            refresh = size > SLOW * previous;
+            previous = size;
             matrix.solve(w.residual);
             self.stats.newton_iterations += 1;
             iterations += 1;
