@@ -247,7 +247,10 @@ impl ComponentIntegrator {
         let last = i == STAGES - 1;
         let scale = h * GAMMA;
         let fixed = !self.is_fixed.is_empty();
-        let matrix = self.matrix.as_mut().expect("factored at the attempt's start");
+        let matrix = self
+            .matrix
+            .as_mut()
+            .expect("factored at the attempt's start");
         let mut iterations = 0;
         let mut refresh = false;
         let mut previous = f64::INFINITY;
@@ -262,10 +265,8 @@ impl ComponentIntegrator {
             if with_jacobian {
                 w.jacobian.fill(0.0);
             }
-            let mut sink = JacobianSink::new(
-                with_jacobian.then_some(&mut *w.jacobian),
-                &self.layout,
-            );
+            let mut sink =
+                JacobianSink::new(with_jacobian.then_some(&mut *w.jacobian), &self.layout);
             self.equations.eval(at, w.x1, w.inputs, k, &mut sink);
             let stray = sink.stray_entry();
             self.stats.evaluations += 1;
