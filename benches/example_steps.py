@@ -15,7 +15,8 @@ RUNS = 3
 
 
 def run(binary, path):
-    """The steps (and trapezoidal steps, if reported) and the best processor time."""
+    """The steps (and implicit steps, if reported: "trapezoidal" in older builds) and the best
+    processor time."""
     best, stats = None, ""
     for _ in range(RUNS):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -26,7 +27,7 @@ def run(binary, path):
         cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
         best = cpu if best is None else min(best, cpu)
         stats = done.stderr
-    found = re.search(r"(\d+) steps(?: \((\d+) trapezoidal\))?", stats)
+    found = re.search(r"(\d+) steps(?: \((\d+) (?:implicit|trapezoidal)\))?", stats)
     steps = int(found.group(1)) if found else 0
     implicit = found.group(2) if found and found.group(2) else "-"
     return steps, implicit, best
@@ -36,7 +37,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     baseline, candidate = sys.argv[1:]
-    print("| example | baseline steps | s | candidate steps (trapezoidal) | s | steps × | time × |")
+    print("| example | baseline steps | s | candidate steps (implicit) | s | steps × | time × |")
     print("|---|---|---|---|---|---|---|")
     for path in sorted(glob.glob("examples/*.asg")):
         name = os.path.basename(path)[:-4]

@@ -258,15 +258,19 @@ fn the_cradles_ledger_balances_to_its_integration_error() {
     // examples/newtons_cradle.asg: elastic, frictionless impacts, gravity and stiff damped
     // links. Every cause is accounted for, so what is left is the integrator's own error,
     // which the tolerance bounds: at the default 1e-4 it is 1.2e-3 J (each impact restarts
-    // the balls from their state read between two points), at 1e-10 below a billionth of
-    // the energy scale (docs/BENCHMARKS.md, the energy ledger).
+    // the balls from their state read between two points). At 1e-10 the implicit steps are
+    // held per step, so their errors add: 8,330 of them at 1e-10 may reach 8e-7 of the
+    // energy scale, and the run drifts 1.3e-7 (2.7e-8 J). The bound was 1e-9 while the ledger
+    // summed work by the trapezoidal rule, which was the trapezoidal integrator's own energy
+    // balance and so hid its error; under the ledger's Simpson sum that integrator drifts
+    // 1.6e-6 here (docs/BENCHMARKS.md, issue 28's fourth round).
     let text = include_str!("../examples/newtons_cradle.asg").replace(
         "simulator finish 4 step 0.01",
         "simulator finish 4 step 0.01 tolerance 1e-10",
     );
     assert!(text.contains("tolerance 1e-10"));
     let m = measure(&text, false);
-    assert!(m.drift < 1e-9, "drift {:e}", m.drift);
+    assert!(m.drift < 5e-7, "drift {:e}", m.drift);
     assert!(m.gain < 1e-9, "gain {:e}", m.gain);
 }
 

@@ -10,9 +10,10 @@
 //!    Jacobian with respect to those variables.
 //! 2. [`graph`]: the reference graph is split into strongly connected components (iterative
 //!    Tarjan); component ids are a topological order of the component DAG.
-//! 3. [`integrate`]: each component takes its own adaptive trapezoidal steps, solved by
-//!    Newton–Raphson with its Jacobian ([`linalg`]: dense LU for small components, sparse LU
-//!    for large ones), with a local truncation error estimate, never across a breakpoint.
+//! 3. [`integrate`]: each component takes its own adaptive steps with an embedded error
+//!    estimate, never across a breakpoint: explicit (Dormand–Prince 5(4)) until it is found
+//!    stiff, then implicit (ESDIRK4(3)6L[2]SA) solved by Newton–Raphson with its Jacobian
+//!    ([`linalg`]: dense LU for small components, sparse LU for large ones).
 //! 4. [`schedule`]: a [`Simulation`] advances the components event-driven — a component may
 //!    step to `t` only when everything it reads is computed up to `t`, and the one furthest
 //!    behind goes first — or all in one component ([`Strategy::Combined`]) or one after another

@@ -9,7 +9,7 @@ pub struct ComponentStats {
     pub size: usize,
     /// Accepted integration steps.
     pub steps: u64,
-    /// Of those, the steps taken by the trapezoidal rule: the component was found stiff (see
+    /// Of those, the steps taken by the implicit method: the component was found stiff (see
     /// `sim::integrate`).
     pub implicit_steps: u64,
     /// Step attempts thrown away (Newton failure or error too large).
@@ -68,7 +68,7 @@ impl fmt::Display for Statistics {
         )?;
         write!(
             f,
-            "{} steps ({} trapezoidal), {} rejected, {} Newton iterations, {} evaluations, {} restarts",
+            "{} steps ({} implicit), {} rejected, {} Newton iterations, {} evaluations, {} restarts",
             total.steps,
             total.implicit_steps,
             total.rejected,

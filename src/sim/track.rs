@@ -5,10 +5,9 @@
 //! each, no per-point overhead. Each point keeps the derivative the integrator computed there
 //! anyway, and lookups between two points interpolate with the cubic Hermite polynomial through
 //! both values and both derivatives: its error is O(h⁴) in the step `h`, where straight lines
-//! between the points were O(h²) (and it reproduces the trapezoidal rule's own quadratic
-//! exactly). A variable that jumps at time `t` (a collision's velocity change, the start of a
-//! prescribed interval) has two points at `t`; the value *at* `t` is the one after the jump
-//! unless the left limit is asked for. A derivative that jumps while the value does not (a
+//! between the points were O(h²). A variable that jumps at time `t` (a collision's velocity
+//! change, the start of a prescribed interval) has two points at `t`; the value *at* `t` is the
+//! one after the jump unless the left limit is asked for. A derivative that jumps while the value does not (a
 //! restart: a new contact load, a breakpoint) is stored the same way, as two points at `t`
 //! with equal values, so that no cubic reaches across it. A point whose derivative is not known
 //! yet (the first one, the value after a jump, until the next step gives it) is joined to the

@@ -2,8 +2,8 @@
 //! [module documentation](super)), the prescriptions of its variables, the first integral it
 //! keeps, and the restarts the scheduler asks for.
 
+mod esdirk;
 mod explicit;
-mod trapezoid;
 
 use super::control::{Estimate, StepControl};
 use super::newton_matrix::NewtonMatrix;
@@ -55,8 +55,8 @@ const BLAME: usize = 4;
 enum Method {
     /// Dormand–Prince 5(4), explicit: every component starts with it.
     Explicit,
-    /// The trapezoidal rule solved by Newton–Raphson, for a component found stiff.
-    Trapezoidal,
+    /// ESDIRK4(3)6L[2]SA, implicit, solved by Newton–Raphson: for a component found stiff.
+    Implicit,
 }
 
 /// What one attempt at a step found, when it produced an end point: its error estimates (the
@@ -76,7 +76,7 @@ impl Attempt {
 pub(crate) struct ComponentIntegrator {
     equations: Box<dyn ComponentEquations>,
     layout: JacobianLayout,
-    /// The Newton matrix, made when the component first steps by the trapezoidal rule.
+    /// The Newton matrix, made when the component first steps by the implicit method.
     matrix: Option<NewtonMatrix>,
     method: Method,
     stiffness: StiffnessWatch,
@@ -91,9 +91,8 @@ pub(crate) struct ComponentIntegrator {
     is_fixed: Vec<bool>,
     time: f64,
     f_valid: bool,
-    /// The step before the current point, if no restart came between (`f_previous` then holds
-    /// the derivative at its start).
-    previous: Option<f64>,
+    /// Whether the next step is the first after a restart (taken by the explicit pair).
+    restarted: bool,
     step: f64,
     /// The value of the equations' first integral that the steps keep, while the inputs stay
     /// as they are (see [`ComponentEquations::first_integral`]); `None` when it is to be taken
@@ -104,6 +103,10 @@ pub(crate) struct ComponentIntegrator {
     steady: bool,
     /// The explicit attempt's estimate of `h` times the fastest decay rate (see `explicit`).
     step_decay: f64,
+    /// Whether the workspace's Jacobian was evaluated at the current point: after an accepted
+    /// implicit step, whose last stage evaluates it at the end point, for the next step's
+    /// Newton matrix.
+    jacobian_here: bool,
     work: Workspace,
     stats: ComponentStats,
 }
@@ -131,20 +134,19 @@ struct Arrays<'a> {
     /// The state being solved for at the step's end, and `f` there.
     x1: &'a mut [f64],
     f1: &'a mut [f64],
-    /// The trapezoidal step's explicit predictor of `x1`; the explicit step's last stage's
-    /// state.
+    /// The explicit step's stages' states; the implicit step's stages' explicit parts.
     predicted: &'a mut [f64],
-    /// Newton residuals, then updates.
+    /// Newton residuals, then updates; the implicit step's error estimate.
     residual: &'a mut [f64],
     /// Per variable, the step's error relative to its bound.
     errors: &'a mut [f64],
-    /// The explicit method's derivatives at its second to sixth stages.
+    /// The derivatives at the second to sixth stages of either method.
     stages: &'a mut [f64],
     /// The first integral's gradient.
     gradient: &'a mut [f64],
     /// Jacobian values in the evaluator's layout.
     jacobian: &'a mut [f64],
-    /// Input values where the attempt reads them (the step's end for the trapezoidal rule).
+    /// Input values where the attempt reads them (at the end, the step's end).
     inputs: &'a mut [f64],
     /// Input values at the step's start.
     inputs_start: &'a mut [f64],
@@ -248,11 +250,12 @@ impl ComponentIntegrator {
             is_fixed,
             time,
             f_valid: false,
-            previous: None,
+            restarted: true,
             step: control.initial_step.min(control.max_step),
             integral: None,
             steady: false,
             step_decay: 0.0,
+            jacobian_here: false,
             work,
             stats,
         })
@@ -328,7 +331,8 @@ impl ComponentIntegrator {
     /// breakpoint).
     pub(crate) fn restart_here(&mut self, control: &StepControl) {
         self.f_valid = false;
-        self.previous = None;
+        self.restarted = true;
+        self.jacobian_here = false;
         self.integral = None;
         self.step = control.initial_step.min(control.max_step);
         self.stats.restarts += 1;
@@ -426,22 +430,20 @@ impl ComponentIntegrator {
             // equations as they were over it. The restart there sees the new mode.
             let t_end = if t1 == limit { just_below(t1) } else { t1 };
             let intended = self.step;
-            // The trapezoidal rule's error estimate needs the step before; the first step
-            // after a restart (a collision's jump, a new contact load) is taken by the explicit
-            // pair, whose estimate needs nothing, so that it is never taken unchecked.
-            let method = match self.previous {
-                Some(_) => self.method,
-                None => Method::Explicit,
+            let method = if self.restarted {
+                Method::Explicit
+            } else {
+                self.method
             };
             let outcome = match method {
                 Method::Explicit => self.explicit_attempt(t1, t_end, h, inputs, control),
-                Method::Trapezoidal => self.trapezoidal_attempt(t1, t_end, h, inputs, control),
+                Method::Implicit => self.implicit_attempt(t1, t_end, h, inputs, control),
             };
             let (factor, failure) = match outcome {
                 Ok(attempt) => {
                     let growth = match method {
                         Method::Explicit => explicit::MAX_GROWTH,
-                        Method::Trapezoidal => trapezoid::MAX_GROWTH,
+                        Method::Implicit => esdirk::MAX_GROWTH,
                     };
                     let factor =
                         control.step_factor(&attempt.estimates, attempt.iterations, growth);
@@ -610,18 +612,19 @@ impl ComponentIntegrator {
         w.f.copy_from_slice(w.f1);
         w.x.copy_from_slice(w.x1);
         w.inputs_start.copy_from_slice(w.inputs);
-        self.previous = Some(h);
         self.time = t1;
+        self.restarted = false;
+        self.jacobian_here = method == Method::Implicit;
         self.step = (h * factor).clamp(control.min_step, control.max_step);
         self.stats.steps += 1;
         match method {
-            Method::Explicit if self.method == Method::Trapezoidal => {}
+            Method::Explicit if self.method == Method::Implicit => {}
             Method::Explicit => {
                 if self.stiffness.observe(self.step_decay) {
-                    self.method = Method::Trapezoidal;
+                    self.method = Method::Implicit;
                 }
             }
-            Method::Trapezoidal => self.stats.implicit_steps += 1,
+            Method::Implicit => self.stats.implicit_steps += 1,
         }
     }
 }
@@ -884,7 +887,7 @@ mod tests {
     }
 
     /// The explicit method never asks for the Jacobian; a stiff component, once it continues
-    /// by the trapezoidal rule, has a wrong one reported.
+    /// by the implicit method, has a wrong one reported.
     #[test]
     fn jacobian_entries_outside_the_pattern_are_reported() {
         let control = StepControl::default();
@@ -902,7 +905,7 @@ mod tests {
     }
 
     #[test]
-    fn a_stiff_component_continues_by_the_trapezoidal_rule() {
+    fn a_stiff_component_continues_by_the_implicit_method() {
         // x' = -k (x - cos t): after a fast transient x follows cos t closely.
         let k = 1e4;
         let mut system = System::new(0.0, 3.0);

@@ -21,13 +21,12 @@ impl Tolerance {
 /// How a component's integrator chooses and checks its steps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepControl {
-    /// Bound on the error each explicit step makes, per unit of time it covers: a step of
-    /// length `h` may err by `h · tolerance.weight(|x|)` in each variable, at its end and (read
-    /// through the track's interpolation) anywhere between (see [`StepControl::allowed`]).
-    /// Over a span `T` the errors made add up to at most `T · weight`; how much they grow
-    /// afterwards is the motion's own doing (an unstable motion, like a body flipping about its
-    /// intermediate axis, amplifies them). A trapezoidal step, for a stiff component, may err
-    /// by `tolerance.weight(|x|)` (see the module documentation).
+    /// Bound on the error each step makes, per unit of time it covers: a step of length `h`
+    /// may err by `h · tolerance.weight(|x|)` in each variable, at its end and (read through
+    /// the track's interpolation) anywhere between (see [`StepControl::allowed`]). Over a span
+    /// `T` the errors made add up to at most `T · weight`; how much they grow afterwards is the
+    /// motion's own doing (an unstable motion, like a body flipping about its intermediate
+    /// axis, amplifies them).
     pub tolerance: Tolerance,
     /// The conservative step taken at the start and after every restart from scratch
     /// (start, breakpoint, reset), when nothing is known about how the solution behaves

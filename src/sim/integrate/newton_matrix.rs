@@ -1,4 +1,4 @@
-//! The Newton matrix `I - h/2 J` of a trapezoidal step, assembled from the evaluator's Jacobian
+//! The Newton matrix `I - h γ J` of an implicit step, assembled from the evaluator's Jacobian
 //! and factored densely or sparsely.
 
 use crate::sim::linalg::{DenseLu, Singular, SparseLu, SparseMatrix};
@@ -8,7 +8,7 @@ use crate::sim::system::JacobianLayout;
 /// below it dense LU is faster than the sparse bookkeeping.
 const DENSE_UP_TO: usize = 16;
 
-/// `I - h/2 J`, with the rows of prescribed variables replaced by identity rows so their
+/// `I - h γ J`, with the rows of prescribed variables replaced by identity rows so their
 /// Newton updates are zero.
 pub(crate) enum NewtonMatrix {
     Dense {
@@ -59,12 +59,12 @@ impl NewtonMatrix {
         }
     }
 
-    /// Forms `I - half_step * J` from the Jacobian values `jacobian` (in the layout's order),
+    /// Forms `I - scale * J` from the Jacobian values `jacobian` (in the layout's order),
     /// with identity rows for `fixed` variables, and factors it.
     pub(crate) fn factor(
         &mut self,
         jacobian: &[f64],
-        half_step: f64,
+        scale: f64,
         fixed: &[usize],
     ) -> Result<(), Singular> {
         match self {
@@ -76,7 +76,7 @@ impl NewtonMatrix {
             } => {
                 matrix.fill(0.0);
                 for (&p, &j) in positions.iter().zip(jacobian) {
-                    matrix[p] = -half_step * j;
+                    matrix[p] = -scale * j;
                 }
                 for i in 0..*n {
                     matrix[i * *n + i] += 1.0;
@@ -97,7 +97,7 @@ impl NewtonMatrix {
                 let values = matrix.values_mut();
                 values.fill(0.0);
                 for (&p, &j) in positions.iter().zip(jacobian) {
-                    values[p] = -half_step * j;
+                    values[p] = -scale * j;
                 }
                 for &p in diagonal.iter() {
                     values[p] += 1.0;

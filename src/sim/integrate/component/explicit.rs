@@ -22,7 +22,8 @@
 //! the decay already costs steps there), before six below it come in a row, mark the component
 //! stiff (the counting is Hairer's test in DOPRI5, which takes `h |λ|`, 3.25 and fifteen
 //! steps; switching later left stiff components explicit for longer, at more steps than the
-//! trapezoidal rule takes), and it continues by the trapezoidal rule until it starts afresh.
+//! implicit method takes), and it continues by the implicit method (`esdirk`) until it starts
+//! afresh.
 
 use super::{
     non_finite, prescribed, Attempt, ComponentIntegrator, FailureKind, Inputs, StepFailure,
