@@ -40,6 +40,22 @@ pub(crate) struct StepFailure {
     pub variables: Vec<usize>,
 }
 
+impl StepFailure {
+    /// What an attempt of a step `step` long from `time` fails with, given the kind and the
+    /// variables to blame.
+    pub(super) fn of_attempt(
+        time: f64,
+        step: f64,
+    ) -> impl Fn(FailureKind, Vec<usize>) -> StepFailure {
+        move |kind, variables| StepFailure {
+            kind,
+            time,
+            step,
+            variables,
+        }
+    }
+}
+
 /// An accepted step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Accepted {

@@ -191,12 +191,7 @@ impl ComponentIntegrator {
     /// accepted (see [`ComponentIntegrator::jacobian_here`]), else evaluated there now.
     fn factor_at_start(&mut self, h: f64) -> Result<(), StepFailure> {
         let t0 = self.time;
-        let fail = |kind, variables| StepFailure {
-            kind,
-            time: t0,
-            step: h,
-            variables,
-        };
+        let fail = StepFailure::of_attempt(t0, h);
         let matrix = self
             .matrix
             .get_or_insert_with(|| NewtonMatrix::new(&self.layout));
@@ -237,12 +232,7 @@ impl ComponentIntegrator {
         control: &StepControl,
     ) -> Result<u32, StepFailure> {
         let t0 = self.time;
-        let fail = |kind, variables| StepFailure {
-            kind,
-            time: t0,
-            step: h,
-            variables,
-        };
+        let fail = StepFailure::of_attempt(t0, h);
         let n = self.work.n;
         let last = i == STAGES - 1;
         let scale = h * GAMMA;

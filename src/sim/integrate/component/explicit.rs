@@ -142,12 +142,7 @@ impl ComponentIntegrator {
     ) -> Result<Attempt, StepFailure> {
         let t0 = self.time;
         let n = self.work.n;
-        let fail = |kind, variables| StepFailure {
-            kind,
-            time: t0,
-            step: h,
-            variables,
-        };
+        let fail = StepFailure::of_attempt(t0, h);
         let w = self.work.arrays();
         let mut steady = true;
         // Stages 2 to 7; the seventh is `f1` at the fifth-order solution `x1`.
