@@ -292,13 +292,15 @@ impl Loads {
         let mut cursors = vec![[Cursor::default(); BODY_VARIABLES]; self.reads.len()];
         let mut states = vec![[0.0; BODY_VARIABLES]; self.reads.len()];
         let mut middle = states.clone();
-        let mut previous: Option<(f64, f64, Vec<[f64; BODY_VARIABLES]>)> = None;
+        let mut middle_cursors = cursors.clone();
+        // The last point's time and power.
+        let mut previous: Option<(f64, f64)> = None;
         let mut total = 0.0;
         for (time, side) in times {
             if !self.read_states(eval, tracks, time, side, &mut cursors, &mut states) {
                 break;
             }
-            if let Some((t0, power0, _)) = &previous {
+            if let Some((t0, power0)) = previous {
                 let dt = time - t0;
                 if dt > 0.0 {
                     // Simpson's rule on the power, with the state halfway read from the
@@ -310,7 +312,7 @@ impl Loads {
                     // a switch of time evaluates its end just below it (`sim::integrate`),
                     // where a force switched off there still acts.
                     let half = t0 + dt / 2.0;
-                    let mut middle_cursors = cursors.clone();
+                    middle_cursors.copy_from_slice(&cursors);
                     if !self.read_states(
                         eval,
                         tracks,
@@ -327,7 +329,7 @@ impl Loads {
                 }
             }
             let power = self.power(element, eval, time, &states);
-            previous = Some((time, power, states.clone()));
+            previous = Some((time, power));
         }
         total
     }
