@@ -195,7 +195,7 @@ fn scenes() -> Vec<(String, String, bool)> {
         list.push((name, std::fs::read_to_string(&path).unwrap(), false));
     }
     list.push(("crowd of 100".into(), crowd(100), true));
-    list.push(("pile of 50, 1 s".into(), pile(50, 1.0), false));
+    list.push(("pile of 100, 1 s".into(), pile(100, 1.0), false));
     list.push((
         "stack of 10".into(),
         include_str!("../benches/scenes/stack10.asg").into(),

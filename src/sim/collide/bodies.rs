@@ -55,6 +55,11 @@ impl CollisionBody {
         self.read(context, t, false, &mut [Cursor::default(); BODY_VARIABLES])
     }
 
+    /// The body's state just before `t` (before any jump there), if computed.
+    pub fn state_before(&self, context: &StepContext<'_>, t: f64) -> Option<Kinematics> {
+        self.read(context, t, true, &mut [Cursor::default(); BODY_VARIABLES])
+    }
+
     /// As [`CollisionBody::state`], starting the search of the tracks where `cursors` (one
     /// per state variable) left off and leaving them at `t`: cheap for reads at increasing
     /// times.

@@ -18,7 +18,7 @@
 
 use super::bodies::Kinematics;
 use super::contact::resting_windows;
-use super::ledger::{self, Cause, EnergyRecord};
+use super::ledger::{kinetic_energy, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
 use super::{Collision, Detector, DISTANCE_TOLERANCE};
@@ -158,7 +158,7 @@ impl Detector {
             if records.is_empty() && passes.woken.is_empty() {
                 continue;
             }
-            self.record_energy(&records, &passes, time);
+            self.record_energy(&records, &passes, time, context);
             self.update_persistence(&passes, &leftover, time);
             let moved: FxHashSet<usize> = passes.changed().into_iter().collect();
             let next = self.next_window_end(time);
@@ -452,22 +452,46 @@ impl Detector {
         true
     }
 
-    /// Records the kinetic energy the instant's impulses changed: as an impact when any of its
-    /// collisions was one, else as resting-contact impulses.
-    fn record_energy(&mut self, records: &[Collision], passes: &Passes, time: f64) {
-        let mut moved: Vec<usize> = passes.states.keys().copied().collect();
-        moved.sort_unstable();
+    /// Records the kinetic energy the instant's impulses changed, body by body: as an impact
+    /// when any of its collisions was one, else as resting-contact impulses.
+    ///
+    /// Each body's change is counted from its state just before the instant, not from the
+    /// state the passes started from: a body may already have jumped at this time (a second
+    /// instant at the same time, such as two islands' contacts moved to a window's end), and
+    /// the back-up asked for now drops that jump with its record (see `Ledger::truncate`), so
+    /// the new jump must account for both.
+    fn record_energy(
+        &mut self,
+        records: &[Collision],
+        passes: &Passes,
+        time: f64,
+        context: &StepContext<'_>,
+    ) {
         let cause = if records.iter().any(|r| !r.resting) {
             Cause::Impact
         } else {
             Cause::ContactImpulse
         };
-        self.ledger.record(EnergyRecord {
-            time,
-            cause,
-            bodies: moved,
-            change: ledger::change(&self.bodies, &passes.before, &passes.states),
-        });
+        let mut moved: Vec<usize> = passes
+            .states
+            .iter()
+            .filter(|&(b, state)| passes.before.get(b).is_some_and(|s| s != state))
+            .map(|(&b, _)| b)
+            .filter(|&b| self.bodies[b].model.vars.is_some())
+            .collect();
+        moved.sort_unstable();
+        for b in moved {
+            let body = &self.bodies[b];
+            let before = body
+                .state_before(context, time)
+                .unwrap_or(passes.before[&b]);
+            self.ledger.record(EnergyRecord {
+                time,
+                cause,
+                body: b,
+                change: kinetic_energy(body, &passes.states[&b]) - kinetic_energy(body, &before),
+            });
+        }
     }
 
     /// After the passes: resting contacts, and those the passes left approaching, become

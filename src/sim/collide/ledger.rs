@@ -2,13 +2,12 @@
 //! energy each instantaneous change it made took or gave, by cause.
 //!
 //! Every time the collider changes velocities (an instant's impulses, bodies put to sleep) it
-//! records the change of the kinetic energy of the bodies it touched; every contact load
+//! records the change of the kinetic energy of each body it touched, one record per body; every contact load
 //! records its work as it ends. The records are history
 //! like the collisions: a back-up that undoes a collision undoes its energy record, so what is
 //! left at the end is what the motion shows.
 
 use super::bodies::{CollisionBody, Kinematics};
-use crate::lang::fxhash::FxHashMap;
 use serde::Serialize;
 
 /// What made an instantaneous change of kinetic energy.
@@ -32,8 +31,11 @@ pub enum Cause {
 pub struct EnergyRecord {
     pub time: f64,
     pub cause: Cause,
-    /// The bodies whose velocities changed (scene indices).
-    pub bodies: Vec<usize>,
+    /// The body whose velocities changed (scene index). One record per body, not per instant:
+    /// a back-up undoes the jumps of the bodies it backs up and only theirs, so an instant
+    /// whose record spanned all its bodies lost the others' change from the ledger when one of
+    /// them was backed up past it, while their jumps stood.
+    pub body: usize,
     /// Joules (negative when energy was taken).
     pub change: f64,
 }
@@ -41,24 +43,6 @@ pub struct EnergyRecord {
 /// The kinetic energy of a body in state `s`: `½ m v² + ½ ω·L`.
 pub(crate) fn kinetic_energy(body: &CollisionBody, s: &Kinematics) -> f64 {
     0.5 * body.model.mass * s.velocity.norm_squared() + 0.5 * s.angular_velocity.dot(&s.momentum)
-}
-
-/// The change of kinetic energy of the moving bodies in `after` from their states in
-/// `before`.
-pub(crate) fn change(
-    bodies: &[CollisionBody],
-    before: &FxHashMap<usize, Kinematics>,
-    after: &FxHashMap<usize, Kinematics>,
-) -> f64 {
-    let mut keys: Vec<usize> = after.keys().copied().collect();
-    keys.sort_unstable();
-    keys.iter()
-        .filter(|&&b| bodies[b].model.vars.is_some())
-        .filter_map(|&b| {
-            let old = before.get(&b)?;
-            Some(kinetic_energy(&bodies[b], &after[&b]) - kinetic_energy(&bodies[b], old))
-        })
-        .sum()
 }
 
 /// The records that stand, in time order.
@@ -103,7 +87,7 @@ impl Ledger {
         later.retain(|(seq, r)| {
             let jump_dropped = r.time == time && *seq < settled && r.cause != Cause::ContactForce;
             let undone = r.time > time || (reset && r.time >= time) || jump_dropped;
-            !(undone && r.bodies.contains(&body))
+            !(undone && r.body == body)
         });
         self.records.append(&mut later);
     }
@@ -115,17 +99,8 @@ impl Ledger {
             .records
             .iter()
             .filter_map(|(seq, r)| {
-                let bodies: Option<Vec<usize>> = r.bodies.iter().map(|&b| map[b]).collect();
-                let bodies = bodies?;
-                (!bodies.iter().any(|&b| dropped(b))).then(|| {
-                    (
-                        *seq,
-                        EnergyRecord {
-                            bodies,
-                            ..r.clone()
-                        },
-                    )
-                })
+                let body = map[r.body]?;
+                (!dropped(body)).then(|| (*seq, EnergyRecord { body, ..r.clone() }))
             })
             .collect();
         Ledger {
@@ -163,7 +138,7 @@ mod tests {
         EnergyRecord {
             time,
             cause,
-            bodies: vec![0, 1],
+            body: 1,
             change,
         }
     }
@@ -185,7 +160,7 @@ mod tests {
             vec![(Cause::Impact, -1.25), (Cause::ContactForce, -0.5)]
         );
         // A reset to the start forgets everything from it on.
-        ledger.truncate(0, 0.5, true);
+        ledger.truncate(1, 0.5, true);
         assert_eq!(ledger.totals(f64::INFINITY), vec![]);
     }
 }

@@ -702,7 +702,7 @@ impl Detector {
                 self.ledger.record(EnergyRecord {
                     time,
                     cause: Cause::ContactForce,
-                    bodies: vec![b],
+                    body: b,
                     change: work,
                 });
             }

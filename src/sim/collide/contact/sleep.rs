@@ -53,13 +53,20 @@ impl Detector {
             if tick - since < SLEEP_AFTER {
                 continue;
             }
-            let mut taken = 0.0;
             for &b in island {
                 let Some(vars) = self.bodies[b].model.vars else {
                     continue;
                 };
                 let state = held.states[&b];
-                taken -= kinetic_energy(&self.bodies[b], &state);
+                // From the state just before the tick: a jump there is dropped with its record
+                // by this back-up (see `Ledger::truncate`).
+                let before = self.bodies[b].state_before(context, tick).unwrap_or(state);
+                self.ledger.record(EnergyRecord {
+                    time: tick,
+                    cause: Cause::Sleep,
+                    body: b,
+                    change: -kinetic_energy(&self.bodies[b], &before),
+                });
                 self.change_load(b, tick, Vector3::zeros(), Vector3::zeros(), state, context);
                 self.contacts.slow_since.remove(&b);
                 self.contacts.gated.remove(&b);
@@ -71,12 +78,6 @@ impl Detector {
                 request.holds.extend(vars.all());
             }
             request.jumps.sort_by_key(|&(v, _)| v);
-            self.ledger.record(EnergyRecord {
-                time: tick,
-                cause: Cause::Sleep,
-                bodies: island.clone(),
-                change: taken,
-            });
         }
     }
 
