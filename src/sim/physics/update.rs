@@ -26,7 +26,7 @@ use super::model::{
     assemble, body_model, check_simulator, set_free_spin, shape_index, shortest_time_constant,
     Model, Reading, ShapeIndex,
 };
-use super::readers::{Element, Readers, Role};
+use super::readers::{moves, Element, Readers, Role};
 use super::trajectory::{constrain, Curves};
 use super::work::{Source, WorkElement};
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
@@ -257,7 +257,7 @@ impl Model {
             (Some(index), _, _) => index,
             (None, Some(_), _) => {
                 let mut index = std::mem::take(&mut self.index);
-                let (removed, added) = body_moves(changes);
+                let (removed, added) = moves(changes, ElementKind::Body);
                 let removed: Vec<(usize, &str)> = (removed.iter())
                     .map(|&o| (o, self.bodies[o].name.as_str()))
                     .collect();
@@ -319,7 +319,7 @@ impl Model {
             self.bodies.clone()
         } else if spliced.is_some() {
             // Added bodies are in `selected`: made below.
-            let (removed, added) = body_moves(changes);
+            let (removed, added) = moves(changes, ElementKind::Body);
             self.bodies
                 .spliced(&removed, &added, |j| shape_of(&scene.bodies[j]))?
         } else {
@@ -586,7 +586,7 @@ impl Model {
 }
 
 impl Model {
-    /// Moves the work elements to `scene`: those of the elements assembled again (`again`:
+    /// Moves the work elements through an edit: those of the elements assembled again (`again`:
     /// the forces and links, sorted, and the bodies whose pushes and pulls were) and of
     /// elements removed give way to the new `works`; the others follow their elements (or, for
     /// pushes and pulls, their bodies) to their new `places`. A work element's source says
@@ -603,7 +603,7 @@ impl Model {
         // The elements are sorted by source: forces, links, then bodies. A kind whose
         // elements kept their places is not visited; its dropped elements are found by
         // source.
-        let kinds: [(fn(usize) -> Source, &[usize], &Places); 3] = [
+        let kinds: [(SourceOf, _, _); 3] = [
             (Source::Force, again.0, forces),
             (Source::Link, again.1, links),
             (Source::Body, again.2, bodies),
@@ -675,7 +675,7 @@ impl Model {
         if !changes.bodies_in_order {
             return None;
         }
-        let (gone, added) = body_moves(changes);
+        let (gone, added) = moves(changes, ElementKind::Body);
         let mut removed = vec![false; self.bodies.len()];
         for i in gone {
             removed[i] = true;
@@ -707,26 +707,6 @@ impl Model {
         }
         Some(places)
     }
-}
-
-/// The bodies an edit removed (their places before it) and added (their places after it),
-/// each list ascending.
-fn body_moves(changes: &SceneDiff) -> (Vec<usize>, Vec<usize>) {
-    let (mut removed, mut added) = (Vec::new(), Vec::new());
-    for c in changes
-        .changes
-        .iter()
-        .filter(|c| c.kind == ElementKind::Body)
-    {
-        match (c.change, c.old, c.new) {
-            (ChangeKind::Removed, Some(i), _) => removed.push(i),
-            (ChangeKind::Added, _, Some(j)) => added.push(j),
-            _ => {}
-        }
-    }
-    removed.sort_unstable();
-    added.sort_unstable();
-    (removed, added)
 }
 
 /// `slots`, by slot the moving body holding it, after an edit that moved the bodies to their
@@ -790,6 +770,9 @@ enum ShapeMove<'a> {
     /// Moved otherwise: the index made anew.
     Anew(ShapeIndex),
 }
+
+/// A kind of work element's source, by its element's or body's place.
+type SourceOf = fn(usize) -> Source;
 
 /// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
 /// rather than putting each in its place.
