@@ -13,6 +13,7 @@
 //! On a closed elastic scene impulses and forces give nothing and the drift is the whole
 //! change; a gain that no force explains shows up in its cause's line.
 
+use crate::scene::Scene;
 use crate::sim::collide::ledger::Cause;
 use crate::sim::collide::Collider;
 use crate::sim::physics::{BodyState, Model, SceneMotion, Work};
@@ -32,10 +33,12 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// Measures the ledger of `motion` (a simulation of `model`, with `collider` its collisions)
-    /// from the start to `until`, or to where every body is computed if that is earlier.
+    /// Measures the ledger of `motion` (a simulation of `model`, compiled or last updated for
+    /// `scene`, with `collider` its collisions) from the start to `until`, or to where every
+    /// body is computed if that is earlier.
     pub fn measure(
         model: &Model,
+        scene: &Scene,
         motion: &SceneMotion,
         collider: Option<&Collider>,
         until: f64,
@@ -48,7 +51,7 @@ impl Ledger {
             kinetic_end: kinetic_energy(model, motion, until),
             instantaneous: collider
                 .map_or_else(Vec::new, |c| c.energy(until, &motion.motion().tracks())),
-            work: model.work(motion.motion(), until),
+            work: model.work(scene, motion.motion(), until),
         }
     }
 

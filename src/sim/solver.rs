@@ -117,7 +117,13 @@ impl Solver {
     /// The energy ledger of the motion computed so far, up to `until` (see
     /// [`energy`](crate::sim::energy)).
     pub fn energy(&self, until: f64) -> Ledger {
-        Ledger::measure(&self.model, &self.motion(), self.collider.as_ref(), until)
+        Ledger::measure(
+            &self.model,
+            &self.scene,
+            &self.motion(),
+            self.collider.as_ref(),
+            until,
+        )
     }
 
     /// Collision problems worth telling the user (bodies that pass through each other).

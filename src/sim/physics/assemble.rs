@@ -4,6 +4,7 @@
 
 use super::bodies::Bodies;
 use super::body::{slot, BodyModel, BODY_VARIABLES};
+use super::body_index::BodyIndex;
 use super::error::PhysicsError;
 use super::kinematics::{Kinematics, Steering};
 use super::layout::slot_of;
@@ -37,7 +38,7 @@ pub(crate) struct World<'s> {
     /// them.
     steering: FxHashMap<usize, Vec<Steering>>,
     pub symbols: SymbolTable,
-    body_index: Arc<HashMap<String, usize>>,
+    body_index: Arc<BodyIndex>,
     trajectory_index: HashMap<&'s str, usize>,
     /// By slot, the moving body holding it (for finding a variable's body; see
     /// [`slot_owners`]).
@@ -91,7 +92,7 @@ pub(crate) fn slot_owners(bodies: &Bodies) -> Vec<Option<usize>> {
 }
 
 /// The scene's bodies and trajectories by name, each name checked to be used once.
-pub(crate) type Names<'s> = (Arc<HashMap<String, usize>>, HashMap<&'s str, usize>);
+pub(crate) type Names<'s> = (Arc<BodyIndex>, HashMap<&'s str, usize>);
 
 /// Indexes the scene's bodies and trajectories by name; fails on a name defined twice.
 pub(crate) fn names(scene: &Scene) -> Result<Names<'_>, PhysicsError> {
@@ -99,17 +100,17 @@ pub(crate) fn names(scene: &Scene) -> Result<Names<'_>, PhysicsError> {
 }
 
 /// Indexes the scene's bodies by name; fails on a name defined twice.
-pub(crate) fn body_names(scene: &Scene) -> Result<Arc<HashMap<String, usize>>, PhysicsError> {
-    let mut body_index = HashMap::with_capacity(scene.bodies.len());
-    for (i, b) in scene.bodies.iter().enumerate() {
-        if body_index.insert(b.name.clone(), i).is_some() {
-            return Err(PhysicsError::model(
-                format!("body {} is defined twice", b.name),
-                Some(b.origin.command),
-            ));
+pub(crate) fn body_names(scene: &Scene) -> Result<Arc<BodyIndex>, PhysicsError> {
+    match BodyIndex::of(scene.bodies.iter().map(|b| b.name.as_str())) {
+        Ok(index) => Ok(Arc::new(index)),
+        Err(name) => {
+            let twice = scene.bodies.iter().filter(|b| b.name == name).nth(1);
+            Err(PhysicsError::model(
+                format!("body {name} is defined twice"),
+                twice.map(|b| b.origin.command),
+            ))
         }
     }
-    Ok(Arc::new(body_index))
 }
 
 /// Indexes the scene's trajectories by name; fails on a name defined twice.
@@ -205,16 +206,18 @@ impl<'s> Assembly<'s> {
     }
 
     /// Adds `force` and `torque` (about the centre of mass) on moving body `body` to its load,
-    /// and to the work element `kind` of `source` from `span` (a new element unless `same`
-    /// continues the last one, as a link's reaction on its second body does).
+    /// and to the work element `kind` of `source` (a new element unless `same` continues the
+    /// last one, as a link's reaction on its second body does). The element holds no span:
+    /// [`Model::work`](super::Model::work) reads its command's from the scene, so an edit
+    /// that moves the text leaves the kept elements as they are.
     pub fn load(
         &mut self,
         body: usize,
         force: Vec3,
         torque: Option<Vec3>,
-        element: (ElementKind, Source, Option<Span>, bool),
+        element: (ElementKind, Source, bool),
     ) {
-        let (kind, source, span, same) = element;
+        let (kind, source, same) = element;
         let load = self.loads.entry(body).or_default();
         load.forces.push(force);
         load.torques.extend(torque);
@@ -231,7 +234,7 @@ impl<'s> Assembly<'s> {
             _ => self.works.push(WorkElement {
                 kind,
                 source,
-                span,
+                span: None,
                 parts: vec![part],
             }),
         }
@@ -246,7 +249,7 @@ impl<'s> Assembly<'s> {
     }
 
     pub fn body_index(&self, name: &str) -> Option<usize> {
-        self.world.body_index.get(name).copied()
+        self.world.body_index.get(name)
     }
 
     pub fn trajectory_index(&self, name: &str) -> Option<usize> {
@@ -329,7 +332,7 @@ const STEERING_SETTLE: f64 = 50.0;
 /// By body, the trajectories attached to its angular velocity, as nodes.
 fn steering(
     scene: &Scene,
-    body_index: &HashMap<String, usize>,
+    body_index: &BodyIndex,
     pool: &mut Pool,
     symbols: &mut SymbolTable,
 ) -> FxHashMap<usize, Vec<Steering>> {
@@ -343,7 +346,7 @@ fn steering(
             .fold(f64::INFINITY, f64::min);
         for attachment in &trajectory.attachments {
             // Unknown bodies are reported with the other constraints.
-            let Some(&b) = body_index.get(attachment.body.as_str()) else {
+            let Some(b) = body_index.get(attachment.body.as_str()) else {
                 continue;
             };
             if attachment.variable != ConstrainedVar::AngularVelocity || !shortest.is_finite() {
@@ -488,7 +491,7 @@ impl World<'_> {
         attr: &str,
         attr_span: Span,
     ) -> Result<Node, sym::Error> {
-        if let Some(&body) = self.body_index.get(name) {
+        if let Some(body) = self.body_index.get(name) {
             return self.body_attribute(pool, body, attr).ok_or_else(|| {
                 sym::Error::new(
                     format!(

@@ -10,6 +10,7 @@
 
 use super::bodies::Bodies;
 use super::interaction::InteractionInputs;
+use super::layout::block;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use super::work::Evaluation;
@@ -86,12 +87,14 @@ impl TapeFactory {
 }
 
 impl TapeFactory {
-    /// What the energy ledger needs to evaluate the scene's loads.
-    pub fn evaluation<'a>(&'a self, bodies: &'a Bodies) -> Evaluation<'a> {
+    /// What the energy ledger needs to evaluate the scene's loads, for `bodies` and `slots`
+    /// (by slot, the moving body holding it): each variable's body is read from the slots,
+    /// a pass over a list rather than a pointer followed per body.
+    pub fn evaluation<'a>(&'a self, bodies: &'a Bodies, slots: &[Option<usize>]) -> Evaluation<'a> {
         let mut owners = vec![None; self.rhs.len()];
-        for (b, body) in bodies.iter().enumerate() {
-            for var in body.vars.iter().flat_map(|v| v.all()) {
-                owners[var.index()] = Some(b);
+        for (s, &b) in slots.iter().enumerate() {
+            for var in block(s).all() {
+                owners[var.index()] = b;
             }
         }
         Evaluation {

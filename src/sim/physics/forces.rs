@@ -72,7 +72,7 @@ impl Assembly<'_> {
                 Some(value),
             ),
         };
-        self.load(body, force, torque, (kind, Source::Force(index), at, false));
+        self.load(body, force, torque, (kind, Source::Force(index), false));
         Ok(())
     }
 }

@@ -294,7 +294,7 @@ impl Assembly<'_> {
             (force, point.arm.cross(pool, force))
         });
         let source = Source::Body(body);
-        self.load(body, push, None, (ElementKind::Push, source, None, false));
+        self.load(body, push, None, (ElementKind::Push, source, false));
         let Some((force, torque)) = spring else {
             return;
         };
@@ -302,7 +302,7 @@ impl Assembly<'_> {
             body,
             force,
             Some(torque),
-            (ElementKind::Pull, source, None, false),
+            (ElementKind::Pull, source, false),
         );
     }
 

@@ -31,8 +31,21 @@ pub(crate) struct Spring {
     pub time_constant: f64,
     /// The link's index in the scene's links.
     pub link: usize,
-    /// The link command.
-    pub span: Span,
+    /// The link command, kept only while the spring is too stiff for the model's span (see
+    /// [`Spring::reported`]): the only springs whose command an error names. An edit that
+    /// moves the text would otherwise have every kept spring's span read again from the scene.
+    pub span: Option<Span>,
+}
+
+impl Spring {
+    /// This spring with its span only if its time constant is under `shortest`, the shortest
+    /// a simulation allows ([`Model::check_springs`](super::Model::check_springs) reports it).
+    pub fn reported(mut self, shortest: f64) -> Spring {
+        if self.time_constant >= shortest {
+            self.span = None;
+        }
+        self
+    }
 }
 
 /// The far end of a link: where it is, how it moves, and the body it pushes back on.
@@ -112,7 +125,7 @@ impl Assembly<'_> {
             tightness: k,
             time_constant: (mass / k).sqrt(),
             link: index,
-            span: link.origin.command,
+            span: Some(link.origin.command),
         });
         let pool = &mut self.pool;
         let point = self
@@ -127,7 +140,7 @@ impl Assembly<'_> {
         let mut same = false;
         if !self.world.bodies[first].is_fixed() {
             let torque = point.arm.cross(&mut self.pool, force);
-            let element = (ElementKind::Link, Source::Link(index), at, false);
+            let element = (ElementKind::Link, Source::Link(index), false);
             self.load(first, force, Some(torque), element);
             same = true;
         }
@@ -140,7 +153,7 @@ impl Assembly<'_> {
                     second,
                     reaction,
                     Some(torque),
-                    (ElementKind::Link, Source::Link(index), at, same),
+                    (ElementKind::Link, Source::Link(index), same),
                 );
             }
         }

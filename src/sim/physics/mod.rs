@@ -56,6 +56,7 @@
 mod assemble;
 mod bodies;
 pub mod body;
+mod body_index;
 mod error;
 mod factory;
 mod forces;

@@ -3,17 +3,18 @@
 use super::assemble::{names, slot_owners, Assembled, Assembly};
 use super::bodies::Bodies;
 use super::body::{shape_mass_properties, BodyModel, BODY_VARIABLES};
+use super::body_index::BodyIndex;
 use super::error::{PhysicsError, SimulationFailure};
 use super::factory::TapeFactory;
 use super::interaction::{InteractionInputs, Pullable};
 use super::layout::{block, slot_of, variable_name, Layout};
 use super::links::Spring;
 use super::motion::SceneMotion;
-use super::readers::Readers;
+use super::readers::{Element, Readers, Role};
 use super::switches::Switches;
 use super::symbols::{Meaning, SymbolTable, TIME};
 use super::trajectory::{constrain, Constraint, Curves};
-use super::work::{FreeLoads, Reuse, Work, WorkElement};
+use super::work::{FreeLoads, Reuse, Source, Work, WorkElement};
 use crate::geom::MassProperties;
 use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Body, ConstrainedVar, Scene, Simulator};
@@ -41,7 +42,7 @@ const MIN_TIME_CONSTANT_FRACTION: f64 = 1e-6;
 /// [`Model::update`] assembles again only the equations of the bodies the edit reached.
 pub struct Model {
     pub(super) bodies: Bodies,
-    pub(super) index: Arc<HashMap<String, usize>>,
+    pub(super) index: Arc<BodyIndex>,
     /// Per body, the intervals over which trajectories constrain it.
     pub(super) constraints: Vec<Vec<Constraint>>,
     pub(super) springs: Vec<Spring>,
@@ -72,6 +73,35 @@ pub struct Model {
     /// The scene's shape sets by name, kept across edits that add or remove none, so that an
     /// update finds an assembled body's shape without searching every shape set.
     pub(super) shapes: ShapeIndex,
+}
+
+/// The bodies (indices among the `n` now) whose loads [`FreeLoads::compile`] compiles anew
+/// with `reuse`, or more: those the edit changed, those added, and those whose loads read a
+/// body deleted. Every other body's earlier loads are taken.
+fn compiled_anew(reuse: &Reuse<'_>, n: usize) -> Vec<usize> {
+    let mut bodies: Vec<usize> = reuse.changed.iter().copied().collect();
+    let mut kept = vec![false; n];
+    for (old, new) in reuse.map.iter().enumerate() {
+        match new {
+            Some(new) => kept[*new] = true,
+            None => bodies.extend(
+                reuse
+                    .earlier
+                    .read_by(old)
+                    .iter()
+                    .filter_map(|&r| reuse.map[r]),
+            ),
+        }
+    }
+    bodies.extend((0..kept.len()).filter(|&b| !kept[b]));
+    bodies.sort_unstable();
+    bodies.dedup();
+    bodies
+}
+
+/// The shortest link time constant a simulation of `simulator`'s span allows.
+pub(super) fn shortest_time_constant(simulator: &Simulator) -> f64 {
+    (simulator.finish - simulator.start) * MIN_TIME_CONSTANT_FRACTION
 }
 
 /// Shape sets by name (their places in [`Scene::shapes`]).
@@ -197,11 +227,14 @@ impl Model {
             constraints[b] = list;
         }
         let compiled_nodes = pool.len();
+        let shortest = shortest_time_constant(&simulator);
         Ok(Model {
             bodies,
             index,
             constraints,
-            springs,
+            springs: (springs.into_iter())
+                .map(|s| s.reported(shortest))
+                .collect(),
             system,
             factory: TapeFactory::new(pool, rhs, first_integrals, symbols, curves, inputs),
             pullable: pullable.cloned(),
@@ -219,20 +252,64 @@ impl Model {
     }
 
     /// The work each force, torque, link, push and pull did on the bodies in `motion` (of a
-    /// simulation of this model) up to `until`, in the order the scene gives them.
-    pub fn work(&self, motion: &Motion, until: f64) -> Vec<Work> {
-        let evaluation = self.factory.evaluation(&self.bodies);
+    /// simulation of this model) up to `until`, in the order the scene gives them; each
+    /// force's and link's with the span of its command in `scene`, the scene this model was
+    /// compiled or last updated for (the model keeps no spans, which every edit before them
+    /// would move).
+    pub fn work(&self, scene: &Scene, motion: &Motion, until: f64) -> Vec<Work> {
+        let evaluation = self.factory.evaluation(&self.bodies, &self.slots);
         let tracks = motion.tracks();
+        let span = |source: Source| match source {
+            Source::Force(i) => scene.forces.get(i).map(|f| f.origin.command),
+            Source::Link(i) => scene.links.get(i).map(|l| l.origin.command),
+            Source::Body(_) => None,
+        };
         self.works
             .iter()
-            .map(|element| element.work(&evaluation, &tracks, until))
+            .map(|element| Work {
+                span: span(element.source),
+                ..element.work(&evaluation, &tracks, until)
+            })
             .collect()
     }
 
     /// Every element's load on each moving body, compiled for evaluation at any state; with
-    /// `reuse`, those of the bodies an edit left alone taken from before it.
+    /// `reuse`, those of the bodies an edit left alone taken from before it. Only the work
+    /// elements acting on the bodies compiled anew are handed over then (found through the
+    /// name index, so the others are not visited).
     pub(crate) fn free_loads(&self, reuse: Option<Reuse<'_>>) -> FreeLoads {
-        FreeLoads::compile(&self.works, &self.factory.evaluation(&self.bodies), reuse)
+        let evaluation = self.factory.evaluation(&self.bodies, &self.slots);
+        let acting = (reuse.as_ref().zip(self.readers.as_ref())).map(|(reuse, readers)| {
+            self.works_on(&compiled_anew(reuse, self.bodies.len()), readers)
+        });
+        let works = acting.as_deref().unwrap_or(self.works.as_slice());
+        FreeLoads::compile(works, &evaluation, reuse)
+    }
+
+    /// The work elements acting on `bodies` (indices now), in order: each force and link
+    /// whose load is on one of them (through `readers`, the scene's index) and each body's
+    /// pushes and pulls.
+    fn works_on(&self, bodies: &[usize], readers: &Readers) -> Vec<WorkElement> {
+        let mut sources = Vec::new();
+        for &b in bodies {
+            sources.push(Source::Body(b));
+            for (element, role) in readers.of_body(&self.bodies[b].name) {
+                match (element, role) {
+                    (Element::Force(i), Role::Acts) => sources.push(Source::Force(i as usize)),
+                    (Element::Link(i), Role::Acts) => sources.push(Source::Link(i as usize)),
+                    _ => {}
+                }
+            }
+        }
+        sources.sort_unstable();
+        sources.dedup();
+        let mut works = Vec::new();
+        for source in sources {
+            let from = self.works.partition_point(|w| w.source < source);
+            let to = self.works.partition_point(|w| w.source <= source);
+            works.extend_from_slice(&self.works[from..to]);
+        }
+        works
     }
 
     /// The bodies, in scene order.
@@ -242,7 +319,7 @@ impl Model {
 
     /// The index of the body called `name`.
     pub fn body_index(&self, name: &str) -> Option<usize> {
-        self.index.get(name).copied()
+        self.index.get(name)
     }
 
     /// The state variables: names `BODY.VAR`, initial values, what each equation reads,
@@ -311,8 +388,7 @@ impl Model {
 
     /// Fails on the first link whose time constant is too short (see [`Model::simulation`]).
     pub(crate) fn check_springs(&self, partition: &Partition) -> Result<(), PhysicsError> {
-        let span = self.simulator.finish - self.simulator.start;
-        let shortest = span * MIN_TIME_CONSTANT_FRACTION;
+        let shortest = shortest_time_constant(&self.simulator);
         let Some(spring) = self.springs.iter().find(|s| s.time_constant < shortest) else {
             return Ok(());
         };
@@ -348,7 +424,7 @@ impl Model {
                 .collect(),
         };
         let mut failure = SimulationFailure::new(error, partition.members(component).len());
-        failure.span = Some(spring.span);
+        failure.span = spring.span;
         Err(failure.into())
     }
 
@@ -617,7 +693,7 @@ mod tests {
             |m: &Model| -> Vec<_> { m.works.iter().map(|w| (w.source, w.span)).collect() };
         assert_eq!(sources(after), sources(&fresh), "{new}");
         let names = |m: &Model| -> Vec<(String, usize)> {
-            let mut list: Vec<_> = m.index.iter().map(|(n, &i)| (n.clone(), i)).collect();
+            let mut list: Vec<_> = m.index.iter().map(|(n, i)| (n.to_string(), i)).collect();
             list.sort_unstable();
             list
         };
@@ -714,6 +790,32 @@ mod tests {
                 let readers = after.readers.as_ref().expect("kept after an update");
                 assert_eq!(named(readers, body), named(&fresh, body), "{body}: {new}");
             }
+        }
+    }
+
+    /// A spring too stiff for the span keeps its link's span, read again after an edit that
+    /// moves the text before it, so the error names the link where it is; the others keep
+    /// none.
+    #[test]
+    fn a_stiff_link_is_reported_where_it_is_after_an_edit_before_it() {
+        let stiff =
+            format!("{TWO_BALLS}\nlink body1 b offset1 {{0 0 0}} point {{5 1 0}} tightness 1e12");
+        let before = stiff.replacen(
+            "body b",
+            "body c shape ball init_pos {9 0 0}\nforce body c gravity {0 -1 0}\nbody b",
+            1,
+        );
+        for (old, new) in [(&stiff, &before), (&before, &stiff)] {
+            let (after, _) = updated(old, new);
+            same_as_compiled(&after, new);
+            assert_eq!(after.springs.iter().filter(|s| s.span.is_some()).count(), 1);
+            let span = |m: &Model| match m.simulation(m.options()) {
+                Err(PhysicsError::Simulation(failure)) => failure.span,
+                _ => panic!("too stiff"),
+            };
+            let fresh = model(new);
+            assert_eq!(span(&after), span(&fresh), "{new}");
+            assert!(span(&after).is_some());
         }
     }
 

@@ -264,8 +264,8 @@ fn keyed(e: Element, key: u32) -> Key {
 }
 
 /// Elements removed (their places before the edit) and added (their places after it) of
-/// `kind`, each list sorted.
-fn moves(changes: &SceneDiff, kind: ElementKind) -> (Vec<usize>, Vec<usize>) {
+/// `kind` (bodies, forces, links), each list sorted.
+pub(super) fn moves(changes: &SceneDiff, kind: ElementKind) -> (Vec<usize>, Vec<usize>) {
     let (mut removed, mut added) = (Vec::new(), Vec::new());
     for c in changes.changes.iter().filter(|c| c.kind == kind) {
         match (c.change, c.old, c.new) {

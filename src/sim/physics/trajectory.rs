@@ -20,6 +20,7 @@
 
 use super::bodies::Bodies;
 use super::body::BodyModel;
+use super::body_index::BodyIndex;
 use super::error::PhysicsError;
 use super::rotation::angular_velocity_from_rate;
 use super::symbols::Channel;
@@ -127,7 +128,7 @@ pub(crate) fn constrain(
     scene: &Scene,
     bodies: &Bodies,
     curves: &Curves,
-    index: &HashMap<String, usize>,
+    index: &BodyIndex,
     only: impl Fn(usize) -> bool,
 ) -> Result<Constrained, PhysicsError> {
     let (span_start, span_end) = (scene.simulator.start, scene.simulator.finish);
@@ -138,7 +139,7 @@ pub(crate) fn constrain(
     for (ti, trajectory) in scene.trajectories.iter().enumerate() {
         let at = Some(trajectory.origin.command);
         for attachment in &trajectory.attachments {
-            let &b = index.get(&attachment.body).ok_or_else(|| {
+            let b = index.get(&attachment.body).ok_or_else(|| {
                 PhysicsError::model(
                     format!(
                         "trajectory {} is attached to `{}`, which is not a body",

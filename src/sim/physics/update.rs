@@ -19,12 +19,14 @@
 use super::assemble::{body_names, slot_owners, trajectory_names, Assembled, Assembly};
 use super::bodies::Bodies;
 use super::body::{BodyModel, InitialState, BODY_VARIABLES};
+use super::body_index::BodyIndex;
 use super::error::PhysicsError;
 use super::layout::{block, slot_of, variable_name};
 use super::model::{
-    assemble, body_model, check_simulator, set_free_spin, shape_index, Model, Reading, ShapeIndex,
+    assemble, body_model, check_simulator, set_free_spin, shape_index, shortest_time_constant,
+    Model, Reading, ShapeIndex,
 };
-use super::readers::{Element, Readers, Role};
+use super::readers::{moves, Element, Readers, Role};
 use super::trajectory::{constrain, Curves};
 use super::work::{Source, WorkElement};
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
@@ -103,11 +105,9 @@ impl Model {
         if result.is_err() && !changes.bodies_in_place {
             // The name index may have been spliced for the failed edit: made again from the
             // bodies, which are as they were.
-            self.index = Arc::new(
-                (self.bodies.iter().enumerate())
-                    .map(|(i, b)| (b.name.clone(), i))
-                    .collect(),
-            );
+            let names = self.bodies.iter().map(|b| b.name.as_str());
+            let index = BodyIndex::of(names).expect("the model's names were checked");
+            self.index = Arc::new(index);
         }
         result
     }
@@ -118,7 +118,7 @@ impl Model {
     fn affected(&self, scene: &Scene, changes: &SceneDiff, readers: &Readers) -> Affected {
         let mut changed: Affected = changes.equations_changed.iter().cloned().collect();
         for name in &changes.initial_changed {
-            let body = self.index.get(name).and_then(|&i| scene.bodies.get(i));
+            let body = self.index.get(name).and_then(|i| scene.bodies.get(i));
             let body = body
                 .filter(|b| &b.name == name)
                 .or_else(|| scene.body(name));
@@ -234,20 +234,13 @@ impl Model {
                 }
                 Some(map)
             }
-            (None, Some(index)) => Some(
-                (self.bodies.iter())
-                    .map(|b| index.get(&b.name).copied())
-                    .collect(),
-            ),
+            (None, Some(index)) => Some((self.bodies.iter()).map(|b| index.get(&b.name)).collect()),
             (None, None) => None,
         };
         // The bodies reached, before the edit and after it, as sorted lists rather than a
         // flag per body: an edit reaches a few bodies of many.
-        let sorted = |index: &HashMap<String, usize>| {
-            let mut list: Vec<usize> = affected
-                .iter()
-                .filter_map(|n| index.get(n).copied())
-                .collect();
+        let sorted = |index: &BodyIndex| {
+            let mut list: Vec<usize> = affected.iter().filter_map(|n| index.get(n)).collect();
             list.sort_unstable();
             list
         };
@@ -255,18 +248,23 @@ impl Model {
         let old_touched = |b: usize| touched.binary_search(&b).is_ok();
         let mut stopped: Vec<(usize, &str)> = affected
             .iter()
-            .filter_map(|n| Some((*self.index.get(n)?, n.as_str())))
+            .filter_map(|n| Some((self.index.get(n)?, n.as_str())))
             .filter(|&(o, _)| self.bodies[o].vars.is_some())
             .filter(|&(o, _)| place(&body_map, o).is_none_or(|i| scene.bodies[i].fixed))
             .collect();
         stopped.sort_unstable();
         let index = match (fresh, &spliced, &body_map) {
             (Some(index), _, _) => index,
-            (None, Some(from), Some(map)) => {
+            (None, Some(_), _) => {
                 let mut index = std::mem::take(&mut self.index);
-                let added = from.iter().enumerate().filter(|(_, o)| o.is_none());
-                let added = added.map(|(j, _)| (j, scene.bodies[j].name.as_str()));
-                splice_names(Arc::make_mut(&mut index), map, added);
+                let (removed, added) = moves(changes, ElementKind::Body);
+                let removed: Vec<(usize, &str)> = (removed.iter())
+                    .map(|&o| (o, self.bodies[o].name.as_str()))
+                    .collect();
+                let added: Vec<(usize, &str)> = (added.iter())
+                    .map(|&j| (j, scene.bodies[j].name.as_str()))
+                    .collect();
+                Arc::make_mut(&mut index).splice(&removed, &added);
                 index
             }
             // The model's names, checked for duplicates when they were compiled.
@@ -319,14 +317,16 @@ impl Model {
         // The bodies after the edit: the selected ones anew, the others as they were.
         let mut bodies: Bodies = if same_bodies {
             self.bodies.clone()
-        } else if let Some(from) = &spliced {
+        } else if spliced.is_some() {
             // Added bodies are in `selected`: made below.
-            self.bodies.spliced(from, |j| shape_of(&scene.bodies[j]))?
+            let (removed, added) = moves(changes, ElementKind::Body);
+            self.bodies
+                .spliced(&removed, &added, |j| shape_of(&scene.bodies[j]))?
         } else {
             let mut bodies = Vec::with_capacity(scene.bodies.len());
             for (i, body) in scene.bodies.iter().enumerate() {
                 bodies.push(match self.index.get(&body.name) {
-                    Some(&o) if !is_selected(i) => self.bodies.shared(o),
+                    Some(o) if !is_selected(i) => self.bodies.shared(o),
                     _ => Arc::new(shape_of(body)?),
                 });
             }
@@ -336,7 +336,7 @@ impl Model {
             bodies.set(i, shape_of(&scene.bodies[i])?);
         }
         for name in &changes.initial_changed {
-            if let Some(&i) = index.get(name) {
+            if let Some(i) = index.get(name) {
                 if !is_selected(i) {
                     bodies.get_mut(i).initial = InitialState::of(&scene.bodies[i])?;
                 }
@@ -490,7 +490,7 @@ impl Model {
             system.prescribe(var, prescription);
         }
         for name in &changes.initial_changed {
-            let Some(&b) = index.get(name) else { continue };
+            let Some(b) = index.get(name) else { continue };
             update.bodies.insert(b);
             if is_selected(b) {
                 continue;
@@ -544,22 +544,30 @@ impl Model {
             let (a, b) = s.bodies;
             !old_touched(a) && b.is_none_or(|b| !old_touched(b))
         });
-        for spring in &mut self.springs {
-            spring.link = place(links, spring.link).expect("a kept link is in the new scene");
-            spring.span = scene.links[spring.link].origin.command;
-            let (a, b) = spring.bodies;
-            spring.bodies = (
-                body_at(a).expect("a kept spring's body is in the new scene"),
-                b.and_then(body_at),
-            );
+        if links.is_some() || body_map.is_some() {
+            for spring in &mut self.springs {
+                spring.link = place(links, spring.link).expect("a kept link is in the new scene");
+                let (a, b) = spring.bodies;
+                spring.bodies = (
+                    body_at(a).expect("a kept spring's body is in the new scene"),
+                    b.and_then(body_at),
+                );
+            }
+        }
+        // Only a spring too stiff keeps its span (see `Spring::span`), so the others' spans
+        // are not read again from the scene; there are none unless the scene fails.
+        for spring in self.springs.iter_mut().filter(|s| s.span.is_some()) {
+            spring.span = Some(scene.links[spring.link].origin.command);
         }
         // Into their places by link (a sort would copy every spring).
+        let shortest = shortest_time_constant(&self.simulator);
         for spring in springs {
+            let spring = spring.reported(shortest);
             let at = self.springs.partition_point(|s| s.link <= spring.link);
             self.springs.insert(at, spring);
         }
         let again = (to_force.as_slice(), to_link.as_slice(), selected.as_slice());
-        self.follow_works(scene, works, again, (forces, links, &body_map));
+        self.follow_works(works, again, (forces, links, &body_map));
 
         self.index = index;
         match shapes {
@@ -578,7 +586,7 @@ impl Model {
 }
 
 impl Model {
-    /// Moves the work elements to `scene`: those of the elements assembled again (`again`:
+    /// Moves the work elements through an edit: those of the elements assembled again (`again`:
     /// the forces and links, sorted, and the bodies whose pushes and pulls were) and of
     /// elements removed give way to the new `works`; the others follow their elements (or, for
     /// pushes and pulls, their bodies) to their new `places`. A work element's source says
@@ -588,32 +596,39 @@ impl Model {
     /// without moving the rest.
     fn follow_works(
         &mut self,
-        scene: &Scene,
         mut works: Vec<WorkElement>,
         again: (&[usize], &[usize], &[usize]),
         (forces, links, bodies): (&Places, &Places, &Places),
     ) {
-        let (again_forces, again_links, again_bodies) = again;
+        // The elements are sorted by source: forces, links, then bodies. A kind whose
+        // elements kept their places is not visited; its dropped elements are found by
+        // source.
+        let kinds: [(SourceOf, _, _); 3] = [
+            (Source::Force, again.0, forces),
+            (Source::Link, again.1, links),
+            (Source::Body, again.2, bodies),
+        ];
         let mut dropped = Vec::new();
-        for (k, work) in self.works.iter_mut().enumerate() {
-            let kept = match &mut work.source {
-                Source::Force(i) => place(forces, *i).map(|j| {
-                    *i = j;
-                    work.span = Some(scene.forces[j].origin.command);
-                    again_forces.binary_search(&j).is_err()
-                }),
-                Source::Link(i) => place(links, *i).map(|j| {
-                    *i = j;
-                    work.span = Some(scene.links[j].origin.command);
-                    again_links.binary_search(&j).is_err()
-                }),
-                Source::Body(b) => place(bodies, *b).map(|j| {
-                    *b = j;
-                    again_bodies.binary_search(&j).is_err()
-                }),
+        for (of, again, map) in kinds {
+            let first = self.works.partition_point(|w| w.source < of(0));
+            let end = self.works.partition_point(|w| w.source <= of(usize::MAX));
+            let Some(map) = map else {
+                for &j in again {
+                    let from = self.works.partition_point(|w| w.source < of(j));
+                    let to = self.works.partition_point(|w| w.source <= of(j));
+                    dropped.extend(from..to);
+                }
+                continue;
             };
-            if kept != Some(true) {
-                dropped.push(k);
+            for (k, work) in self.works[first..end].iter_mut().enumerate() {
+                let (Source::Force(i) | Source::Link(i) | Source::Body(i)) = &mut work.source;
+                let kept = map[*i].map(|j| {
+                    *i = j;
+                    again.binary_search(&j).is_err()
+                });
+                if kept != Some(true) {
+                    dropped.push(first + k);
+                }
             }
         }
         works.sort_by_key(|w| w.source);
@@ -660,20 +675,11 @@ impl Model {
         if !changes.bodies_in_order {
             return None;
         }
+        let (gone, added) = moves(changes, ElementKind::Body);
         let mut removed = vec![false; self.bodies.len()];
-        let mut added = Vec::new();
-        for c in changes
-            .changes
-            .iter()
-            .filter(|c| c.kind == ElementKind::Body)
-        {
-            match (c.change, c.old, c.new) {
-                (ChangeKind::Removed, Some(i), _) => removed[i] = true,
-                (ChangeKind::Added, _, Some(j)) => added.push(j),
-                _ => {}
-            }
+        for i in gone {
+            removed[i] = true;
         }
-        added.sort_unstable();
         let mut kept = (0..removed.len()).filter(|&i| !removed[i]);
         let mut places = Vec::with_capacity(scene.bodies.len());
         for j in 0..scene.bodies.len() {
@@ -694,7 +700,7 @@ impl Model {
         let mut names = FxHashSet::default();
         for &j in &added {
             let name = scene.bodies[j].name.as_str();
-            let kept = self.index.get(name).is_some_and(|&i| !removed[i]);
+            let kept = self.index.get(name).is_some_and(|i| !removed[i]);
             if kept || !names.insert(name) {
                 return None;
             }
@@ -765,6 +771,9 @@ enum ShapeMove<'a> {
     Anew(ShapeIndex),
 }
 
+/// A kind of work element's source, by its element's or body's place.
+type SourceOf = fn(usize) -> Source;
+
 /// New work elements beyond which [`Model::follow_works`] sorts them in with the kept ones
 /// rather than putting each in its place.
 const FEW_WORKS: usize = 16;
@@ -788,7 +797,7 @@ fn elements_to_assemble(
     scene: &Scene,
     changes: &SceneDiff,
     affected: &Affected,
-    (index, readers): (&HashMap<String, usize>, &Readers),
+    (index, readers): (&BodyIndex, &Readers),
 ) -> (Vec<usize>, Vec<usize>) {
     let mut forces = Vec::new();
     let mut links = Vec::new();
@@ -801,7 +810,7 @@ fn elements_to_assemble(
             }
         }
     }
-    let unknown = |name: &str| !index.contains_key(name);
+    let unknown = |name: &str| !index.contains(name);
     for c in &changes.changes {
         let (ChangeKind::Added | ChangeKind::Changed(_), Some(j)) = (c.change, c.new) else {
             continue;
