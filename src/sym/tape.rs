@@ -52,8 +52,8 @@ impl Workspace {
 
 /// A tape's register file during one evaluation, read and written without bounds checks.
 ///
-/// Evaluation is most of a simulation's time, and a check per operand was a fifth of it
-/// (measured on 1,000 free spinning bodies, `docs/BENCHMARKS.md`, issue 28's fifth round).
+/// Evaluation is half of a simulation's time, and a check per operand was a tenth of its
+/// instructions (free spinning bodies, `docs/BENCHMARKS.md`, issue 28's fifth round).
 /// Sound because a [`Tape`] exists only as [`Tape::compile`] made it, which checks that
 /// every register it names is below its register count ([`Tape::registers_in_range`]), and
 /// evaluation first (re)prepares a workspace of any other length to exactly that count.

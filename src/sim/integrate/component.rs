@@ -586,8 +586,8 @@ impl ComponentIntegrator {
     /// its square, about rounding, and the next step is projected onto the same level (the one
     /// at the start, not at its own start), so no remainder adds up. The first integral with its
     /// gradient costs four and a half times `f` for a spinning body (285 tape instructions
-    /// against 64), so the check saved is a fifth of the step. `f1` is evaluated again only
-    /// when the point moved.
+    /// against 64): the check saved was 13 % of a free-body run's instructions. `f1` is
+    /// evaluated again only when the point moved.
     fn project(&mut self, t_end: f64) {
         let Some(target) = self.integral else {
             return;
