@@ -50,6 +50,31 @@ impl Workspace {
     }
 }
 
+/// A tape's register file during one evaluation, read and written without bounds checks.
+///
+/// Evaluation is half of a simulation's time, and a check per operand was a tenth of its
+/// instructions (free spinning bodies, `docs/BENCHMARKS.md`, issue 28's fifth round).
+/// Sound because a [`Tape`] exists only as [`Tape::compile`] made it, which checks that
+/// every register it names is below its register count ([`Tape::registers_in_range`]), and
+/// evaluation first (re)prepares a workspace of any other length to exactly that count.
+struct Registers<'a>(&'a mut [f64]);
+
+impl Registers<'_> {
+    #[inline(always)]
+    fn get(&self, register: u32) -> f64 {
+        debug_assert!((register as usize) < self.0.len());
+        // SAFETY: every register of the tape is below the slice's length (see the type).
+        unsafe { *self.0.get_unchecked(register as usize) }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, register: u32, value: f64) {
+        debug_assert!((register as usize) < self.0.len());
+        // SAFETY: as in `get`.
+        unsafe { *self.0.get_unchecked_mut(register as usize) = value }
+    }
+}
+
 /// Why a tape could not be compiled or evaluated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TapeError {
@@ -179,9 +204,9 @@ impl Tape {
         if workspace.tape != self.id || workspace.registers.len() != self.registers {
             self.prepare(workspace);
         }
-        let r = workspace.registers.as_mut_slice();
+        let mut r = Registers(workspace.registers.as_mut_slice());
         for &(slot, register) in &self.inputs {
-            r[register as usize] = inputs[slot];
+            r.set(register, inputs[slot]);
         }
         let end = match outputs.len() {
             0 => 0,
@@ -189,39 +214,52 @@ impl Tape {
         };
         for instr in &self.code[..end] {
             match *instr {
-                Instr::Add(d, a, b) => r[d as usize] = r[a as usize] + r[b as usize],
-                Instr::Sub(d, a, b) => r[d as usize] = r[a as usize] - r[b as usize],
-                Instr::Mul(d, a, b) => r[d as usize] = r[a as usize] * r[b as usize],
-                Instr::Div(d, a, b) => r[d as usize] = r[a as usize] / r[b as usize],
-                Instr::MulAdd(d, acc, c, x) => {
-                    r[d as usize] = r[acc as usize] + r[c as usize] * r[x as usize]
-                }
+                Instr::Add(d, a, b) => r.set(d, r.get(a) + r.get(b)),
+                Instr::Sub(d, a, b) => r.set(d, r.get(a) - r.get(b)),
+                Instr::Mul(d, a, b) => r.set(d, r.get(a) * r.get(b)),
+                Instr::Div(d, a, b) => r.set(d, r.get(a) / r.get(b)),
+                Instr::MulAdd(d, acc, c, x) => r.set(d, r.get(acc) + r.get(c) * r.get(x)),
                 Instr::Sum(d, start, len) => {
                     let terms = &self.sum_terms[start as usize..(start + len) as usize];
                     let (c0, x0) = terms[0];
-                    let mut acc = c0 * r[x0 as usize];
+                    let mut acc = c0 * r.get(x0);
                     for &(c, x) in &terms[1..] {
-                        acc += c * r[x as usize];
+                        acc += c * r.get(x);
                     }
-                    r[d as usize] = acc;
+                    r.set(d, acc);
                 }
-                Instr::Neg(d, a) => r[d as usize] = -r[a as usize],
-                Instr::Square(d, a) => r[d as usize] = r[a as usize] * r[a as usize],
-                Instr::Recip(d, a) => r[d as usize] = 1.0 / r[a as usize],
-                Instr::PowI(d, a, n) => r[d as usize] = powi(r[a as usize], n),
-                Instr::Unary(op, d, a) => r[d as usize] = op.apply(r[a as usize]),
-                Instr::Binary(op, d, a, b) => {
-                    r[d as usize] = op.apply(r[a as usize], r[b as usize])
-                }
-                Instr::Select(d, c, a, b) => {
-                    r[d as usize] = ops::select(r[c as usize], r[a as usize], r[b as usize])
-                }
+                Instr::Neg(d, a) => r.set(d, -r.get(a)),
+                Instr::Square(d, a) => r.set(d, r.get(a) * r.get(a)),
+                Instr::Recip(d, a) => r.set(d, 1.0 / r.get(a)),
+                Instr::PowI(d, a, n) => r.set(d, powi(r.get(a), n)),
+                Instr::Unary(op, d, a) => r.set(d, op.apply(r.get(a))),
+                Instr::Binary(op, d, a, b) => r.set(d, op.apply(r.get(a), r.get(b))),
+                Instr::Select(d, c, a, b) => r.set(d, ops::select(r.get(c), r.get(a), r.get(b))),
             }
         }
         for (out, &register) in outputs.iter_mut().zip(&self.outputs) {
-            *out = r[register as usize];
+            *out = r.get(register);
         }
         Ok(())
+    }
+
+    /// Whether every register the tape names is below its register count: what lets
+    /// [`Registers`] skip the bounds checks. Checked once, when the tape is compiled.
+    fn registers_in_range(&self) -> bool {
+        let in_range = std::cell::Cell::new(true);
+        let note = |register: u32| {
+            in_range.set(in_range.get() && (register as usize) < self.registers);
+            register
+        };
+        for instr in &self.code {
+            instr.rename(note);
+        }
+        let named = self.sum_terms.iter().map(|&(_, r)| r);
+        let mut named = named.chain(self.inputs.iter().map(|&(_, r)| r));
+        in_range.get()
+            && named.all(|r| (r as usize) < self.registers)
+            && self.outputs.iter().all(|&r| (r as usize) < self.registers)
+            && self.first_constant as usize + self.constants.len() <= self.registers
     }
 
     /// A workspace prepared for this tape.
@@ -379,7 +417,7 @@ impl<'p> Compiler<'p> {
         };
         let registers = temporaries as usize + self.constants.len() + self.inputs.len();
         u32::try_from(registers).map_err(|_| TapeError::TooLarge)?;
-        Ok(Tape {
+        let tape = Tape {
             id: NEXT_TAPE_ID.fetch_add(1, Ordering::Relaxed),
             code: self.code.iter().map(|i| i.rename(place)).collect(),
             sum_terms: self.sum_terms.iter().map(|&(c, r)| (c, place(r))).collect(),
@@ -390,7 +428,10 @@ impl<'p> Compiler<'p> {
             outputs: outputs.iter().map(|n| place(self.register[n])).collect(),
             output_ends,
             registers,
-        })
+        };
+        // The compiler places every register below the count; evaluation relies on it.
+        assert!(tape.registers_in_range(), "tape register out of range");
+        Ok(tape)
     }
 
     /// The nodes reachable from `outputs`, children before parents, output by output; and

@@ -48,7 +48,9 @@
 //! inputs stay constant (see [`ComponentEquations::first_integral`]: a freely turning body's
 //! kinetic energy for the equations of its orientation). After every step over which the
 //! inputs did not change, the end point is moved onto that quantity's level at the step's
-//! start, so the integration error does not make it drift.
+//! start, so the integration error does not make it drift. A correction shorter than 1e-8 of
+//! the point's length is made once without a second evaluation of the quantity: what is left
+//! is of the order of its square, and the next step is projected onto the same level.
 //!
 //! [`ComponentEquations::first_integral`]: crate::sim::system::ComponentEquations::first_integral
 
