@@ -234,7 +234,6 @@ impl<'s> Assembly<'s> {
             _ => self.works.push(WorkElement {
                 kind,
                 source,
-                span: None,
                 parts: vec![part],
             }),
         }

@@ -689,8 +689,7 @@ mod tests {
         for (a, f) in after.springs.iter().zip(&fresh.springs) {
             assert_eq!((a.link, a.span, a.tightness), (f.link, f.span, f.tightness));
         }
-        let sources =
-            |m: &Model| -> Vec<_> { m.works.iter().map(|w| (w.source, w.span)).collect() };
+        let sources = |m: &Model| -> Vec<_> { m.works.iter().map(|w| w.source).collect() };
         assert_eq!(sources(after), sources(&fresh), "{new}");
         let names = |m: &Model| -> Vec<(String, usize)> {
             let mut list: Vec<_> = m.index.iter().map(|(n, i)| (n.to_string(), i)).collect();

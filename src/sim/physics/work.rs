@@ -81,8 +81,6 @@ pub(crate) enum Source {
 pub(crate) struct WorkElement {
     pub kind: ElementKind,
     pub source: Source,
-    /// The command that made it, if it comes from the text.
-    pub span: Option<Span>,
     pub parts: Vec<Load>,
 }
 
@@ -117,7 +115,11 @@ impl Evaluation<'_> {
 
 impl WorkElement {
     /// The work this element did from the start of `tracks` to `until` (or to where the motion
-    /// is computed, if earlier). Fixed bodies do no work and get no parts.
+    /// is computed, if earlier). Fixed bodies do no work and get no parts. The element keeps
+    /// no span (every edit before its command would move it): [`Model::work`] gives the
+    /// command's, read from the scene.
+    ///
+    /// [`Model::work`]: super::Model::work
     pub(crate) fn work(&self, eval: &Evaluation<'_>, tracks: &Tracks, until: f64) -> Work {
         let names = self
             .parts
@@ -130,7 +132,7 @@ impl WorkElement {
         };
         Work {
             kind: self.kind,
-            span: self.span,
+            span: None,
             bodies: names,
             work,
         }
