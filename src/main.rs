@@ -19,6 +19,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    asgard::sim::memory::keep_freed_memory();
     let args = Args::parse();
     cli::run(args.command)
 }

@@ -141,6 +141,7 @@ pub mod graph;
 pub mod integrate;
 pub mod limits;
 pub mod linalg;
+pub mod memory;
 pub mod motion;
 pub mod options;
 pub mod physics;

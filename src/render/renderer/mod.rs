@@ -167,7 +167,7 @@ pub struct Renderer {
 impl Renderer {
     /// Creates the programs and built-in meshes. `gl` must be current on this thread.
     pub fn new(gl: glow::Context, dialect: ShaderDialect) -> Result<Renderer, RenderError> {
-        keep_freed_memory();
+        crate::sim::memory::keep_freed_memory();
         // SAFETY: the caller makes `gl` current; every GL object created here is owned by the
         // renderer and deleted in `Drop`.
         unsafe {
@@ -992,24 +992,6 @@ fn disc() -> Mesh {
         edges: vec![[0, 1], [1, 2], [2, 3], [3, 0]],
         polygons: vec![vec![0, 1, 2, 3]],
     }
-}
-
-/// Makes the C allocator keep memory freed at the top of the heap, and serve blocks up to
-/// 32 MiB from the heap, instead of returning them to the system. Software GL allocates and
-/// frees its per-frame memory (bins, staging buffers for read-back) every frame; returned,
-/// it was mapped and zeroed again at every frame, a sixth to a third of a frame's time at
-/// 1,000 bodies. Process-wide and done once, when the first renderer is made.
-fn keep_freed_memory() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        const KEEP: libc::c_int = 64 << 20;
-        const FROM_HEAP: libc::c_int = 32 << 20;
-        // SAFETY: mallopt only changes the allocator's thresholds; both values are in range.
-        unsafe {
-            libc::mallopt(libc::M_TRIM_THRESHOLD, KEEP);
-            libc::mallopt(libc::M_MMAP_THRESHOLD, FROM_HEAP);
-        }
-    });
 }
 
 /// Sets the light uniforms of mesh program `p`, which is in use.
