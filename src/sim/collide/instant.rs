@@ -457,9 +457,9 @@ impl Detector {
     ///
     /// Each body's change is counted from its state just before the instant, not from the
     /// state the passes started from: a body may already have jumped at this time (a second
-    /// instant at the same time, such as two islands' contacts moved to a window's end), and
-    /// the back-up asked for now drops that jump with its record (see `Ledger::truncate`), so
-    /// the new jump must account for both.
+    /// instant at the same time, another contact of a body the first one moved), and the
+    /// back-up asked for now drops that jump with its record (see `Ledger::truncate`), so the
+    /// new jump must account for both.
     fn record_energy(
         &mut self,
         records: &[Collision],

@@ -2,10 +2,10 @@
 //! energy each instantaneous change it made took or gave, by cause.
 //!
 //! Every time the collider changes velocities (an instant's impulses, bodies put to sleep) it
-//! records the change of the kinetic energy of each body it touched, one record per body; every contact load
-//! records its work as it ends. The records are history
-//! like the collisions: a back-up that undoes a collision undoes its energy record, so what is
-//! left at the end is what the motion shows.
+//! records the change of the kinetic energy of each body it touched, one record per body;
+//! every contact load records its work as it ends. The records are history like the
+//! collisions: a back-up that undoes a collision undoes its energy record, so what is left at
+//! the end is what the motion shows.
 
 use super::bodies::{CollisionBody, Kinematics};
 use serde::Serialize;

@@ -2,30 +2,22 @@
 //! follows the edit.
 //!
 //! Each name holds a *key* that stays its own while the body is in the scene, and a table
-//! gives each key's place; an edit that adds or deletes a body hashes only the names added
+//! gives each key's place (see [`keys`](super::keys)); an edit that adds or deletes a body hashes only the names added
 //! and removed, and sets the places again from the first move on in a pass over a contiguous
 //! list of keys. Holding places in the hash map instead had every entry renumbered after an
 //! edit near the top, a pass over every entry of the map.
 
+use super::keys::{Keys, FEW_MOVES};
 use crate::lang::fxhash::FxHashMap;
-
-/// A key no body holds.
-const FREE: u32 = u32::MAX;
-
-/// Moves beyond which [`BodyIndex::splice`] makes the list of keys by place again rather than
-/// removing and inserting each.
-const FEW_MOVES: usize = 16;
 
 /// The bodies by name: see the module documentation.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BodyIndex {
     keys: FxHashMap<String, u32>,
-    /// By key, its body's place (`FREE` while no body holds it).
-    places: Vec<u32>,
+    /// By key, its body's place.
+    places: Keys,
     /// By place, its body's key.
     by_place: Vec<u32>,
-    /// Keys no body holds, to take again.
-    free: Vec<u32>,
 }
 
 impl BodyIndex {
@@ -38,19 +30,18 @@ impl BodyIndex {
                 return Err(name);
             }
         }
-        let n = keys.len() as u32;
+        let n = keys.len();
         Ok(BodyIndex {
             keys,
-            places: (0..n).collect(),
-            by_place: (0..n).collect(),
-            free: Vec::new(),
+            places: Keys::identity(n),
+            by_place: (0..n as u32).collect(),
         })
     }
 
     /// The place of the body called `name`.
     pub fn get(&self, name: &str) -> Option<usize> {
         let &key = self.keys.get(name)?;
-        Some(self.places[key as usize] as usize)
+        Some(self.places.place(key) as usize)
     }
 
     /// Whether a body is called `name`.
@@ -61,7 +52,7 @@ impl BodyIndex {
     /// Every name and its place, in no order.
     #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
-        (self.keys.iter()).map(|(name, &key)| (name.as_str(), self.places[key as usize] as usize))
+        (self.keys.iter()).map(|(name, &key)| (name.as_str(), self.places.place(key) as usize))
     }
 
     /// Moves the index through an edit that `removed` the named bodies (their places before
@@ -71,20 +62,13 @@ impl BodyIndex {
     pub fn splice(&mut self, removed: &[(usize, &str)], added: &[(usize, &str)]) {
         for &(_, name) in removed {
             if let Some(key) = self.keys.remove(name) {
-                self.places[key as usize] = FREE;
-                self.free.push(key);
+                self.places.release(key);
             }
         }
         let new_len = self.by_place.len() + added.len() - removed.len();
         let mut keys = Vec::with_capacity(added.len());
         for &(_, name) in added {
-            let key = match self.free.pop() {
-                Some(key) => key,
-                None => {
-                    self.places.push(FREE);
-                    self.places.len() as u32 - 1
-                }
-            };
+            let key = self.places.take();
             self.keys.entry(name.to_string()).or_insert(key);
             keys.push(key);
         }
@@ -112,9 +96,7 @@ impl BodyIndex {
                 .collect();
             0
         };
-        for (j, &key) in self.by_place.iter().enumerate().skip(first) {
-            self.places[key as usize] = j as u32;
-        }
+        self.places.set_places(self.by_place.iter().copied(), first);
         debug_assert_eq!(self.keys.len(), self.by_place.len(), "names are new");
     }
 }

@@ -61,6 +61,7 @@ mod error;
 mod factory;
 mod forces;
 pub mod interaction;
+mod keys;
 mod kinematics;
 mod layout;
 mod links;

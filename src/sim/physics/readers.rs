@@ -5,14 +5,16 @@
 //! A force acts on its body and reads the bodies its `[NAME ATTR]` references name; a link
 //! acts on its first body and its second (if it joins two) and reads the bodies its point's
 //! expressions name. The name index holds each element by a *key* that stays the element's
-//! while it is in the scene, and a table gives each key's place in the text: an element added
-//! or removed before others shifts the per-element lists and the places of the elements after
-//! it (two passes over contiguous lists), but no entry of the name index, which renumbering
-//! once cost a cache miss per entry (a quarter of adding a body at 10,000 bodies). An update
+//! while it is in the scene, and a table gives each key's place in the text (see
+//! [`keys`](super::keys)): an element added or removed before others shifts the per-element
+//! lists and the places of the elements after it (two passes over contiguous lists), but no
+//! entry of the name index, which renumbering once cost a cache miss per entry (a quarter of
+//! adding a body at 10,000 bodies). An update
 //! moves the index to the edited scene through the [`SceneDiff`]: the elements removed or
 //! changed leave it, the kept ones keep their keys and follow their places in the text, and
 //! those added or changed enter it.
 
+use super::keys::{Keys, FEW_MOVES};
 use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Force, ForceValue, Link, LinkTarget, Scene};
 use crate::scene::{ChangeKind, ElementKind, SceneDiff};
@@ -47,18 +49,13 @@ enum Key {
     Link(u32),
 }
 
-/// A place no element holds: a key's place while the key is free.
-const FREE: u32 = u32::MAX;
-
 /// The forces or the links: per element in scene order its key and the bodies it names, and
 /// each key's place.
 #[derive(Clone, Debug, Default)]
 struct Column {
     elements: Vec<(u32, Named)>,
-    /// By key, the element's place in the scene ([`FREE`] for a key no element holds).
-    places: Vec<u32>,
-    /// The free keys, for added elements to take.
-    free: Vec<u32>,
+    /// By key, the element's place in the scene.
+    places: Keys,
 }
 
 impl Column {
@@ -66,18 +63,9 @@ impl Column {
     fn of(named: impl Iterator<Item = Named>) -> Column {
         let elements: Vec<(u32, Named)> = named.enumerate().map(|(i, n)| (i as u32, n)).collect();
         Column {
-            places: (0..elements.len() as u32).collect(),
+            places: Keys::identity(elements.len()),
             elements,
-            free: Vec::new(),
         }
-    }
-
-    /// A key for an added element.
-    fn take_key(&mut self) -> u32 {
-        self.free.pop().unwrap_or_else(|| {
-            self.places.push(FREE);
-            (self.places.len() - 1) as u32
-        })
     }
 
     /// Moves the elements to their places after an edit that removed the elements at
@@ -94,9 +82,7 @@ impl Column {
         len: usize,
     ) {
         for &i in removed {
-            let key = self.elements[i].0;
-            self.places[key as usize] = FREE;
-            self.free.push(key);
+            self.places.release(self.elements[i].0);
         }
         let adds_up = self.elements.len() + added.len() == len + removed.len();
         let first = if adds_up && removed.len() + added.len() <= FEW_MOVES {
@@ -106,7 +92,7 @@ impl Column {
             // In ascending order each added element's place is already its place after the
             // edit.
             for &j in added {
-                let key = self.take_key();
+                let key = self.places.take();
                 self.elements.insert(j, (key, Named::default()));
             }
             let first_removed = removed.first().copied().unwrap_or(len);
@@ -120,14 +106,13 @@ impl Column {
             }
             self.elements = Vec::with_capacity(len);
             for element in after {
-                let element = element.unwrap_or_else(|| (self.take_key(), Named::default()));
+                let element = element.unwrap_or_else(|| (self.places.take(), Named::default()));
                 self.elements.push(element);
             }
             0
         };
-        for (j, (key, _)) in self.elements.iter().enumerate().skip(first) {
-            self.places[*key as usize] = j as u32;
-        }
+        let keys = self.elements.iter().map(|&(key, _)| key);
+        self.places.set_places(keys, first);
     }
 }
 
@@ -209,8 +194,8 @@ impl Readers {
         let entries = self.by_name.get(name).map_or(&[][..], Vec::as_slice);
         entries.iter().map(|&(key, role)| {
             let element = match key {
-                Key::Force(k) => Element::Force(self.forces.places[k as usize]),
-                Key::Link(k) => Element::Link(self.links.places[k as usize]),
+                Key::Force(k) => Element::Force(self.forces.places.place(k)),
+                Key::Link(k) => Element::Link(self.links.places.place(k)),
             };
             (element, role)
         })
@@ -279,9 +264,6 @@ pub(super) fn moves(changes: &SceneDiff, kind: ElementKind) -> (Vec<usize>, Vec<
     (removed, added)
 }
 
-/// Elements removed and added beyond which [`Column::follow`] makes a new list rather than
-/// moving the elements after each one.
-const FEW_MOVES: usize = 16;
 fn force_names(force: &Force) -> Named {
     let reads = match &force.value {
         ForceValue::Components(v) => v
@@ -397,7 +379,7 @@ mod tests {
                 let body = format!("b{i}");
                 assert_eq!(named(&readers, &body), named(&fresh, &body), "{body}: {t}");
             }
-            let keys = readers.forces.elements.len() + readers.forces.free.len();
+            let keys = readers.forces.elements.len() + readers.forces.places.free();
             assert_eq!(keys, readers.forces.places.len(), "every key held or free");
             old = new;
         }

@@ -213,10 +213,13 @@ impl Model {
                     .iter()
                     .zip(self.bodies.iter())
                     .all(|(new, old)| new.name == old.name);
+        // The bodies removed (places before the edit) and added (places after it).
+        let body_moves = moves(changes, ElementKind::Body);
+        let (bodies_removed, bodies_added) = (&body_moves.0[..], &body_moves.1[..]);
         // For each body after the edit, its place before it (`None` if added), when the edit
         // added or removed bodies and kept the others in order.
         let spliced = (!same_bodies)
-            .then(|| self.body_places(scene, changes))
+            .then(|| self.body_places(scene, changes, (bodies_removed, bodies_added)))
             .flatten();
         // Otherwise (bodies moved) the names are indexed anew.
         let fresh = match (same_bodies, &spliced) {
@@ -257,11 +260,10 @@ impl Model {
             (Some(index), _, _) => index,
             (None, Some(_), _) => {
                 let mut index = std::mem::take(&mut self.index);
-                let (removed, added) = moves(changes, ElementKind::Body);
-                let removed: Vec<(usize, &str)> = (removed.iter())
+                let removed: Vec<(usize, &str)> = (bodies_removed.iter())
                     .map(|&o| (o, self.bodies[o].name.as_str()))
                     .collect();
-                let added: Vec<(usize, &str)> = (added.iter())
+                let added: Vec<(usize, &str)> = (bodies_added.iter())
                     .map(|&j| (j, scene.bodies[j].name.as_str()))
                     .collect();
                 Arc::make_mut(&mut index).splice(&removed, &added);
@@ -319,9 +321,8 @@ impl Model {
             self.bodies.clone()
         } else if spliced.is_some() {
             // Added bodies are in `selected`: made below.
-            let (removed, added) = moves(changes, ElementKind::Body);
             self.bodies
-                .spliced(&removed, &added, |j| shape_of(&scene.bodies[j]))?
+                .spliced(bodies_removed, bodies_added, |j| shape_of(&scene.bodies[j]))?
         } else {
             let mut bodies = Vec::with_capacity(scene.bodies.len());
             for (i, body) in scene.bodies.iter().enumerate() {
@@ -671,13 +672,17 @@ impl Model {
     /// twice), for the caller to index the names anew (and report the name used twice).
     /// The diff says whether the kept bodies are in order, so their names are not compared
     /// (at 10,000 bodies, a cache miss or two each, a millisecond in all).
-    fn body_places(&self, scene: &Scene, changes: &SceneDiff) -> Option<Vec<Option<usize>>> {
+    fn body_places(
+        &self,
+        scene: &Scene,
+        changes: &SceneDiff,
+        (gone, added): (&[usize], &[usize]),
+    ) -> Option<Vec<Option<usize>>> {
         if !changes.bodies_in_order {
             return None;
         }
-        let (gone, added) = moves(changes, ElementKind::Body);
         let mut removed = vec![false; self.bodies.len()];
-        for i in gone {
+        for &i in gone {
             removed[i] = true;
         }
         let mut kept = (0..removed.len()).filter(|&i| !removed[i]);
@@ -698,7 +703,7 @@ impl Model {
             return None;
         }
         let mut names = FxHashSet::default();
-        for &j in &added {
+        for &j in added {
             let name = scene.bodies[j].name.as_str();
             let kept = self.index.get(name).is_some_and(|i| !removed[i]);
             if kept || !names.insert(name) {
