@@ -1,8 +1,8 @@
 //! Resting contact and friction against the closed forms of mechanics (issue 24): a box that
 //! slides to a stop, a box that slides down a steep ramp and stays on a shallow one, a ball
 //! that rolls down a ramp, a spinning ball dropped on the floor that leaves rolling, an
-//! inelastic ball that bounces as its restitution says and then lies still, and a stack of ten
-//! boxes that stands and falls asleep.
+//! inelastic ball that bounces as its restitution says and then lies still, and stacks of ten
+//! and of forty boxes that stand and fall asleep.
 
 use asgard::scene::evaluate;
 use asgard::sim::physics::BodyState;
@@ -187,36 +187,51 @@ force body ball gravity {0 -9.81 0}
 
 #[test]
 fn a_stack_of_ten_boxes_stands_and_falls_asleep() {
-    let solver = solve(
-        "simulator finish 10
-shape_set slab desc {box {10 0.2 10}}
-shape_set cube desc {box {0.2 0.2 0.2}}
-body floor shape slab init_pos {0 -0.1 0} fixed 1
-for {set i 0} {$i < 10} {incr i} {
-    body b$i shape cube init_pos [list 0 [expr {0.1 + 0.2 * $i}] 0] restitution 0
-    force body b$i gravity {0 -9.81 0}
+    // Issue 24: less than a millimetre at the end. While the stack settles the top box
+    // leans by up to 1.03 mm and comes back to 0.90 mm, where it falls asleep
+    // (docs/BENCHMARKS.md, contact).
+    stack_stands(10, "0.2 0.2 0.2", "restitution 0", 1.5e-3);
 }
-",
-    );
-    for i in 0..10 {
+
+/// A stack taller than an exact solve of its island once took (240 unknowns: twenty boxes with
+/// friction): forty thin boxes rocked, rose on their overlap pushes and fell.
+#[test]
+fn a_stack_of_forty_thin_boxes_with_friction_stands_and_falls_asleep() {
+    stack_stands(40, "0.3 0.1 0.3", "restitution 0.1 friction 0.5", 1e-3);
+}
+
+/// `n` boxes of `size` with `properties`, stacked on a floor for 10 s: every box ends less than
+/// a millimetre from its start and never moves more than `farthest` from it, and from 5 s on
+/// none moves faster than 1 mm/s.
+fn stack_stands(n: usize, size: &str, properties: &str, farthest: f64) {
+    let height: f64 = size.split(' ').nth(1).unwrap().parse().unwrap();
+    let solver = solve(&format!(
+        "simulator finish 10
+shape_set slab desc {{box {{10 0.2 10}}}}
+shape_set cube desc {{box {{{size}}}}}
+body floor shape slab init_pos {{0 -0.1 0}} fixed 1
+for {{set i 0}} {{$i < {n}}} {{incr i}} {{
+    body b$i shape cube init_pos [list 0 [expr {{{height} / 2 + {height} * $i}}] 0] {properties}
+    force body b$i gravity {{0 -9.81 0}}
+}}
+"
+    ));
+    for i in 0..n {
         let name = format!("b{i}");
         let start = state(&solver, &name, 0.0);
-        let mut farthest: f64 = 0.0;
+        let mut moved: f64 = 0.0;
         for k in 0..=100 {
             let t = 0.1 * k as f64;
             let s = state(&solver, &name, t);
-            farthest = farthest.max((s.position - start.position).norm());
+            moved = moved.max((s.position - start.position).norm());
             if t >= 5.0 {
                 assert!(s.velocity.norm() < 1e-3, "{name} at {t}: {:?}", s.velocity);
             }
         }
-        // Issue 24: less than a millimetre at the end. While the stack settles the top box
-        // leans by up to 1.03 mm and comes back to 0.90 mm, where it falls asleep
-        // (docs/BENCHMARKS.md, contact).
         let end = state(&solver, &name, 10.0);
         let drift = (end.position - start.position).norm();
         assert!(drift < 1e-3, "{name} ended {drift} m from its start");
-        assert!(farthest < 1.5e-3, "{name} moved {farthest} m");
+        assert!(moved < farthest, "{name} moved {moved} m");
     }
 }
 

@@ -17,16 +17,22 @@
 //! out approaches). If not, the sweeps go on from where they were. The contacts' conditions
 //! are redundant (a face's four corners hold three degrees of freedom), so the system is
 //! singular; a regularisation far below the tolerance picks the smallest impulses that meet
-//! them, which for a symmetric load shares it evenly.
+//! them, which for a symmetric load shares it evenly. The system is factored within its
+//! envelope (see `envelope`), the contacts ordered so that coupled conditions are close.
 
+use super::envelope::Envelope;
 use super::solve::{SolverBody, SolverContact};
 use crate::geom::plane_basis;
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::Vector3;
+use std::collections::VecDeque;
 
-/// Unknowns (three per sticking corner, one per sliding-free pressing corner) an exact solve
-/// takes at most: its dense factorisation costs the cube of their number, and a larger island
-/// (a pile of balls) is left to the sweeps.
-pub(super) const MOST_UNKNOWNS: usize = 240;
+/// The multiply-adds an exact solve's factorisation may take at most (see
+/// [`Envelope::work`]): that of a dense system of 240 unknowns (three per sticking corner,
+/// one per pressing corner without friction). An island whose conditions are that coupled
+/// (a pile of balls, where every ball touches several) is left to the sweeps; a stack or a
+/// pyramid of boxes, each contact coupled only to its neighbours', is far below it whatever
+/// its height.
+const MOST_WORK: usize = 240 * 240 * 240 / 3;
 
 /// Times the active set is corrected (a corner found pulling dropped, one found approaching
 /// added) before the exact solve gives up.
@@ -82,9 +88,10 @@ pub(super) fn solve_active(
             unheld[c.b].apply(point, &-held);
         }
     }
+    let order = order(bodies, contacts);
     for _ in 0..CORRECTIONS {
-        let rows = rows(contacts, &pressing);
-        if rows.is_empty() || rows.len() > MOST_UNKNOWNS {
+        let rows = rows(contacts, &order, &pressing);
+        if rows.is_empty() {
             return None;
         }
         let mut exact = Exact {
@@ -143,11 +150,60 @@ pub(super) fn solve_active(
     None
 }
 
-/// The conditions of the pressing corners: along the normal, and across it where the contact
-/// has friction (the corner sticks).
-fn rows(contacts: &[SolverContact], pressing: &[Vec<bool>]) -> Vec<Row> {
+/// Whether `body` moves under impulses (not fixed, on a trajectory or asleep).
+fn movable(body: &SolverBody) -> bool {
+    body.inverse_mass > 0.0
+}
+
+/// The contacts in an order in which those that share a movable body are close: breadth first
+/// over the island from the contacts with an immovable body (the floor), so that a stack's
+/// contacts come bottom to top and a wall's course by course. Contacts through an immovable
+/// body alone do not interact. It keeps the envelope of the conditions' matrix narrow (see
+/// `envelope`).
+fn order(bodies: &[SolverBody], contacts: &[SolverContact]) -> Vec<usize> {
+    let mut of_body: Vec<Vec<usize>> = vec![Vec::new(); bodies.len()];
+    for (k, c) in contacts.iter().enumerate() {
+        for b in [c.a, c.b] {
+            if movable(&bodies[b]) {
+                of_body[b].push(k);
+            }
+        }
+    }
+    let mut starts: Vec<usize> = (0..contacts.len()).collect();
+    starts.sort_by_key(|&k| {
+        let c = &contacts[k];
+        usize::from(movable(&bodies[c.a])) + usize::from(movable(&bodies[c.b]))
+    });
+    let mut seen = vec![false; contacts.len()];
+    let mut order = Vec::with_capacity(contacts.len());
+    let mut queue = VecDeque::new();
+    for start in starts {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        queue.push_back(start);
+        while let Some(k) = queue.pop_front() {
+            order.push(k);
+            for b in [contacts[k].a, contacts[k].b] {
+                for &next in &of_body[b] {
+                    if !seen[next] {
+                        seen[next] = true;
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+    }
+    order
+}
+
+/// The conditions of the pressing corners, contact by contact in `order`: along the normal,
+/// and across it where the contact has friction (the corner sticks).
+fn rows(contacts: &[SolverContact], order: &[usize], pressing: &[Vec<bool>]) -> Vec<Row> {
     let mut rows = Vec::new();
-    for (k, (c, pressing)) in contacts.iter().zip(pressing).enumerate() {
+    for &k in order {
+        let (c, pressing) = (&contacts[k], &pressing[k]);
         let (t1, t2) = plane_basis(&c.normal);
         for (corner, _) in pressing.iter().enumerate().filter(|(_, &p)| p) {
             rows.push(Row {
@@ -179,13 +235,10 @@ type Effect = (usize, Vector3<f64>, Vector3<f64>);
 
 /// The impulses along `rows` that bring every row's relative speed to its target, by
 /// the regularised normal equations of the island: `K λ = target − u` (the bodies as they
-/// would move unheld), where `K`'s entry
-/// `(i, j)` is how a unit impulse along row `j` changes row `i`'s speed.
-fn solve_rows(
-    bodies: &[SolverBody],
-    contacts: &[SolverContact],
-    rows: &[Row],
-) -> Option<DVector<f64>> {
+/// would move unheld), where `K`'s entry `(i, j)` is how a unit impulse along row `j` changes
+/// row `i`'s speed, nonzero only where the two rows share a movable body. `None` when the
+/// factorisation would take more than [`MOST_WORK`] or the system cannot be factored.
+fn solve_rows(bodies: &[SolverBody], contacts: &[SolverContact], rows: &[Row]) -> Option<Vec<f64>> {
     // Per row and side: the body and how a unit impulse along the row changes its velocity and
     // angular velocity.
     let effects: Vec<[Effect; 2]> = rows
@@ -205,9 +258,30 @@ fn solve_rows(
             [effect(c.a, -1.0), effect(c.b, 1.0)]
         })
         .collect();
+    // Each row's envelope starts at the first row of either of its movable bodies.
+    let mut first_of_body = vec![usize::MAX; bodies.len()];
+    for (i, row) in rows.iter().enumerate() {
+        let c = &contacts[row.contact];
+        for b in [c.a, c.b] {
+            if movable(&bodies[b]) {
+                first_of_body[b] = first_of_body[b].min(i);
+            }
+        }
+    }
+    let first: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let c = &contacts[row.contact];
+            first_of_body[c.a].min(first_of_body[c.b]).min(i)
+        })
+        .collect();
+    if Envelope::work(&first) > MOST_WORK {
+        return None;
+    }
     let n = rows.len();
-    let mut k = DMatrix::<f64>::zeros(n, n);
-    let mut rhs = DVector::<f64>::zeros(n);
+    let mut k = Envelope::zeros(first);
+    let mut rhs = vec![0.0; n];
     for (i, row) in rows.iter().enumerate() {
         let c = &contacts[row.contact];
         let point = &c.corners[row.corner];
@@ -229,9 +303,9 @@ fn solve_rows(
             &bodies[c.a].angular_velocity,
         );
         rhs[i] = row.target - u;
-        for (j, effect) in effects.iter().enumerate() {
+        for j in k.columns(i) {
             let mut entry = 0.0;
-            for &(body, dv, dw) in effect {
+            for &(body, dv, dw) in &effects[j] {
                 if body == c.b {
                     entry += reads(body, 1.0, &dv, &dw);
                 }
@@ -239,25 +313,28 @@ fn solve_rows(
                     entry += reads(body, -1.0, &dv, &dw);
                 }
             }
-            k[(i, j)] = entry;
+            k.set(i, j, entry);
         }
     }
-    let largest = (0..n).map(|i| k[(i, i)]).fold(0.0, f64::max);
+    let largest = (0..n).map(|i| k.at(i, i)).fold(0.0, f64::max);
     if !(largest > 0.0 && largest.is_finite()) {
         return None;
     }
     let mut regularised = k.clone();
     for i in 0..n {
-        regularised[(i, i)] += REGULARISATION * largest;
+        regularised.set(i, i, k.at(i, i) + REGULARISATION * largest);
     }
     let factors = regularised.cholesky()?;
     // Iterated regularisation: each step solves for what is left of the right-hand side, so
     // the impulses converge to the smallest exact ones, as the regularisation alone would only
     // for an infinitely small one (which rounding forbids: the system is singular).
-    let mut impulses = factors.solve(&rhs);
+    let mut impulses = factors.solve_factored(&rhs);
     for _ in 0..REFINEMENTS {
-        let left = &rhs - &k * &impulses;
-        impulses += factors.solve(&left);
+        let product = k.mul(&impulses);
+        let left: Vec<f64> = rhs.iter().zip(&product).map(|(r, p)| r - p).collect();
+        for (x, d) in impulses.iter_mut().zip(factors.solve_factored(&left)) {
+            *x += d;
+        }
     }
     impulses.iter().all(|x| x.is_finite()).then_some(impulses)
 }

@@ -30,6 +30,7 @@
 //!
 //! Islands that stay still fall asleep (see `sleep`).
 
+mod envelope;
 mod exact;
 mod opens;
 mod pairs;
