@@ -23,7 +23,8 @@ use super::model::{
     Body, Camera, CameraValue, Force, ForceValue, Light, Link, LinkTarget, Scene, ShapeSet,
     Trajectory,
 };
-use std::collections::{BTreeSet, HashMap};
+use crate::lang::fxhash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Which aspects of an element changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -220,7 +221,9 @@ impl Differ<'_> {
             }
         }
         let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
-        let old_index: HashMap<&str, usize> = old_rest
+        // Names hashed with Fx, not SipHash: a body added at the top of a 1,000-body scene
+        // puts every body here, and nothing adversarial chooses the names.
+        let old_index: FxHashMap<&str, usize> = old_rest
             .iter()
             .enumerate()
             .filter_map(|(i, e)| Some((name(e)?.as_str(), i)))
@@ -279,7 +282,7 @@ impl Differ<'_> {
         let old_middle = prefix..old.len() - suffix;
         let new_middle = prefix..new.len() - suffix;
         let mut keys: Vec<&str> = Vec::new();
-        let mut groups: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+        let mut groups: FxHashMap<&str, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
         for (side, list, range) in [(0, old, old_middle), (1, new, new_middle)] {
             for i in range {
                 let k = key(&list[i]).as_str();
