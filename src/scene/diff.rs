@@ -197,8 +197,8 @@ impl Differ<'_> {
     }
 
     /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
-    /// Usually the names come in the same order in both scenes, and the common run of equal
-    /// names is compared pairwise without a lookup. Returns whether the names are the same
+    /// Usually the names come in the same order in both scenes, and the common runs of equal
+    /// names at the start and at the end are compared pairwise without a lookup. Returns whether the names are the same
     /// in the same order, and whether the matched elements kept their order (each old one
     /// matched once at most).
     fn named<T>(
@@ -221,8 +221,22 @@ impl Differ<'_> {
             }
         }
         let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
-        // Names hashed with Fx, not SipHash: a body added at the top of a 1,000-body scene
-        // puts every body here, and nothing adversarial chooses the names.
+        // So is the common run of equal names at the end (a body added at the top leaves
+        // every other body there): only the elements between the two runs are looked up.
+        let same_end = old_rest
+            .iter()
+            .rev()
+            .zip(new_rest.iter().rev())
+            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+            .count();
+        let (old_end, new_end) = (old_rest.len() - same_end, new_rest.len() - same_end);
+        let (old_rest, new_rest, old_tail, new_tail) = (
+            &old_rest[..old_end],
+            &new_rest[..new_end],
+            &old_rest[old_end..],
+            &new_rest[new_end..],
+        );
+        // Names hashed with Fx, not SipHash: nothing adversarial chooses them.
         let old_index: FxHashMap<&str, usize> = old_rest
             .iter()
             .enumerate()
@@ -253,6 +267,13 @@ impl Differ<'_> {
                     }
                 }
                 None => self.push(kind, None, Some(j), ChangeKind::Added),
+            }
+        }
+        for (k, (a, b)) in old_tail.iter().zip(new_tail).enumerate() {
+            let a = aspects(a, b);
+            if a.any() {
+                let (i, j) = (same_names + old_end + k, same_names + new_end + k);
+                self.push(kind, Some(i), Some(j), ChangeKind::Changed(a));
             }
         }
         for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
