@@ -6,7 +6,8 @@
 //!    pendulum: from scratch (`Solver::new` on the edited scene and a run to the end, what
 //!    `asgard simulate B.asg` does) against the update (`Solver::update` and a run to the
 //!    end, what `asgard simulate A.asg --then B.asg` times as `update_wall_s`). Both start from
-//!    the evaluated edited scene. Reported with the ratio and the components reset.
+//!    the evaluated edited scene. Reported with the ratio, `Solver::update`'s own share and
+//!    the components reset.
 //! 2. `model` — `Model::update` alone against `Model::compile` of the edited scene, for each
 //!    kind of edit, at 1,000 and 10,000 pendulums (the median of three updates of one model
 //!    edited back and forth).
@@ -115,22 +116,24 @@ fn solver(n: usize) {
                 solver.run_to_end().unwrap();
             }
             let edited = new.clone();
-            let (summary, update, update_wall) = timed(|| {
-                let summary = solver.update(edited).unwrap();
+            let ((summary, alone), update, update_wall) = timed(|| {
+                let (summary, alone, _) = timed(|| solver.update(edited).unwrap());
                 solver.run_to_end().unwrap();
-                summary
+                (summary, alone)
             });
-            times.push((update, update_wall));
+            times.push((update, update_wall, alone));
             summaries.push(summary);
         }
         let summary = summaries.swap_remove(0);
         let update = median(times.iter().map(|t| t.0).collect());
         let update_wall = median(times.iter().map(|t| t.1).collect());
+        let alone = median(times.iter().map(|t| t.2).collect());
         let ratio = scratch / update;
         ratios.push(ratio);
         println!(
             "  {:<24} scratch {scratch:>8.4} s ({scratch_wall:.4})  update {update:>8.5} s \
-             ({update_wall:.5})  x{ratio:>7.1}  reset {} of {}{}",
+             ({update_wall:.5}; Solver::update alone {alone:.5} s)  x{ratio:>7.1}  \
+             reset {} of {}{}",
             kind.name(),
             summary.components_reset,
             summary.components_total,

@@ -275,6 +275,34 @@ fn loops_rebuilt_with_the_same_values_are_unchanged() {
 }
 
 #[test]
+fn a_body_added_at_the_top_pairs_the_others_by_their_common_run_at_the_end() {
+    let top = BASE
+        .replace(
+            "body a shape",
+            "body z shape ball init_pos {9 0 0}\nbody a shape",
+        )
+        .replace(
+            "body b shape brick init_pos {2 0 0}",
+            "body b shape brick init_pos {3 0 0}",
+        );
+    let d = between(BASE, &top);
+    assert_eq!(
+        summary(&d),
+        [
+            (ElementKind::Body, None, Some(0), ChangeKind::Added),
+            (
+                ElementKind::Body,
+                Some(1),
+                Some(2),
+                ChangeKind::Changed(Aspects::INITIAL)
+            ),
+        ]
+    );
+    assert_eq!(names(&d.initial_changed), ["b", "z"]);
+    assert!(!d.bodies_in_place && d.bodies_in_order);
+}
+
+#[test]
 fn bodies_in_order_says_whether_the_kept_bodies_pair_up_in_turn() {
     let in_order = |new: &str| {
         let d = between(BASE, new);
@@ -305,12 +333,25 @@ fn bodies_in_order_says_whether_the_kept_bodies_pair_up_in_turn() {
             "body a shape ball init_pos {0 0 0}\nbody c shape",
         );
     assert_eq!(in_order(&swapped), (false, false));
-    // A name used twice in the new scene (which evaluating refuses, so made by hand): after
-    // the common run of names, two bodies pair up with one; within it, the second is added
-    // (a model update checks added names against the kept ones).
+    // A name used twice in the new scene (which evaluating refuses, so made by hand): between
+    // the common runs of names at the start and the end, two bodies pair up with one; within
+    // either run, the second is added (a model update checks added names against the kept
+    // ones).
+    let mut twice = scene(BASE);
+    let [a, b] = [twice.bodies[0].clone(), twice.bodies[1].clone()];
+    twice.bodies.splice(0..2, [b.clone(), b, a]);
+    assert!(!diff(&scene(BASE), &twice).bodies_in_order);
     let mut twice = scene(&top);
     twice.bodies.insert(3, twice.bodies[2].clone());
-    assert!(!diff(&scene(BASE), &twice).bodies_in_order);
+    let d = diff(&scene(BASE), &twice);
+    assert!(d.bodies_in_order);
+    assert_eq!(
+        summary(&d),
+        [
+            (ElementKind::Body, None, Some(0), ChangeKind::Added),
+            (ElementKind::Body, None, Some(2), ChangeKind::Added),
+        ]
+    );
     let mut twice = scene(BASE);
     twice.bodies.insert(2, twice.bodies[1].clone());
     let d = diff(&scene(BASE), &twice);

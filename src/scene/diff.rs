@@ -23,7 +23,8 @@ use super::model::{
     Body, Camera, CameraValue, Force, ForceValue, Light, Link, LinkTarget, Scene, ShapeSet,
     Trajectory,
 };
-use std::collections::{BTreeSet, HashMap};
+use crate::lang::fxhash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Which aspects of an element changed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -196,8 +197,8 @@ impl Differ<'_> {
     }
 
     /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
-    /// Usually the names come in the same order in both scenes, and the common run of equal
-    /// names is compared pairwise without a lookup. Returns whether the names are the same
+    /// Usually the names come in the same order in both scenes, and the common runs of equal
+    /// names at the start and at the end are compared pairwise without a lookup. Returns whether the names are the same
     /// in the same order, and whether the matched elements kept their order (each old one
     /// matched once at most).
     fn named<T>(
@@ -220,7 +221,23 @@ impl Differ<'_> {
             }
         }
         let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
-        let old_index: HashMap<&str, usize> = old_rest
+        // So is the common run of equal names at the end (a body added at the top leaves
+        // every other body there): only the elements between the two runs are looked up.
+        let same_end = old_rest
+            .iter()
+            .rev()
+            .zip(new_rest.iter().rev())
+            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+            .count();
+        let (old_end, new_end) = (old_rest.len() - same_end, new_rest.len() - same_end);
+        let (old_rest, new_rest, old_tail, new_tail) = (
+            &old_rest[..old_end],
+            &new_rest[..new_end],
+            &old_rest[old_end..],
+            &new_rest[new_end..],
+        );
+        // Names hashed with Fx, not SipHash: nothing adversarial chooses them.
+        let old_index: FxHashMap<&str, usize> = old_rest
             .iter()
             .enumerate()
             .filter_map(|(i, e)| Some((name(e)?.as_str(), i)))
@@ -252,6 +269,13 @@ impl Differ<'_> {
                 None => self.push(kind, None, Some(j), ChangeKind::Added),
             }
         }
+        for (k, (a, b)) in old_tail.iter().zip(new_tail).enumerate() {
+            let a = aspects(a, b);
+            if a.any() {
+                let (i, j) = (same_names + old_end + k, same_names + new_end + k);
+                self.push(kind, Some(i), Some(j), ChangeKind::Changed(a));
+            }
+        }
         for (i, _) in matched.iter().enumerate().filter(|(_, m)| !**m) {
             self.push(kind, Some(i + same_names), None, ChangeKind::Removed);
         }
@@ -279,7 +303,7 @@ impl Differ<'_> {
         let old_middle = prefix..old.len() - suffix;
         let new_middle = prefix..new.len() - suffix;
         let mut keys: Vec<&str> = Vec::new();
-        let mut groups: HashMap<&str, (Vec<usize>, Vec<usize>)> = HashMap::new();
+        let mut groups: FxHashMap<&str, (Vec<usize>, Vec<usize>)> = FxHashMap::default();
         for (side, list, range) in [(0, old, old_middle), (1, new, new_middle)] {
             for i in range {
                 let k = key(&list[i]).as_str();

@@ -232,6 +232,7 @@ impl Solver {
                     old,
                     &update.bodies,
                     &recollide,
+                    &update.moved,
                     !update.compiled,
                 );
                 (Some(collider), back_ups)

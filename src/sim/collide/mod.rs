@@ -61,7 +61,7 @@ use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
-use crate::sim::physics::{FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
+use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
@@ -162,9 +162,9 @@ impl Collider {
     /// the collider of; `old` is left without its bodies (they move over) and must not be used
     /// again. Takes over what `old` knew that still holds: each body's collision body (shape
     /// and all, but for its restitution and friction, read again), its checked time
-    /// and the collisions between bodies that kept their names, except for the bodies in
-    /// `changed` (their equations or initial values changed), which are checked again from
-    /// the start; with `reuse_loads` (the edit kept the model's trajectories), also the
+    /// and the collisions between bodies that kept their names (paired as `moved` says),
+    /// except for the bodies in `changed` (their equations or initial values changed), which
+    /// are checked again from the start; with `reuse_loads` (the edit kept the model's trajectories), also the
     /// compiled loads of the bodies not in `changed`. Returns the collider, and moving bodies
     /// and the times from which their motion must be backed up because a *fixed* body changed
     /// or went away (a moving body's components are reset by the update itself, a fixed body
@@ -178,14 +178,19 @@ impl Collider {
         old: &Collider,
         changed: &std::collections::HashSet<usize>,
         recollide: &std::collections::HashSet<usize>,
+        moved: &BodyMoves,
         reuse_loads: bool,
     ) -> (Collider, Vec<(usize, f64)>) {
         let mut old = old.lock();
-        let map: Vec<Option<usize>> = old
-            .bodies
-            .iter()
-            .map(|b| model.body_index(&b.model.name))
-            .collect();
+        // Each old body's index now, as the model update paired them: looked up by name only
+        // after a model compiled whole (a cache miss or two per body otherwise).
+        let map: Vec<Option<usize>> = match moved {
+            BodyMoves::Kept => (0..old.bodies.len()).map(Some).collect(),
+            BodyMoves::Moved(map) => map.clone(),
+            BodyMoves::ByName => (old.bodies.iter())
+                .map(|b| model.body_index(&b.model.name))
+                .collect(),
+        };
         let reuse = reuse_loads.then(|| Reuse {
             earlier: &mut old.free,
             map: &map,

@@ -85,6 +85,6 @@ pub use model::Model;
 pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;
 pub use trajectory::Constraint;
-pub use update::ModelUpdate;
+pub use update::{BodyMoves, ModelUpdate};
 pub use work::{ElementKind as WorkKind, Work};
 pub(crate) use work::{FreeLoads, Reuse};

@@ -322,6 +322,12 @@ impl Model {
         self.index.get(name)
     }
 
+    /// The place in the scene of the shape set called `name`, as the last compile or update
+    /// indexed the scene's shape sets.
+    pub(crate) fn shape_place(&self, name: &str) -> Option<usize> {
+        self.shapes.get(name).copied()
+    }
+
     /// The state variables: names `BODY.VAR`, initial values, what each equation reads,
     /// prescriptions and breakpoints.
     pub fn system(&self) -> &System {

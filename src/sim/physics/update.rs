@@ -57,6 +57,21 @@ pub struct ModelUpdate {
     pub bodies: HashSet<usize>,
     /// Whether the model was compiled whole.
     pub compiled: bool,
+    /// How the bodies before the edit pair up with those after it.
+    pub moved: BodyMoves,
+}
+
+/// How [`Model::update`] paired the bodies before an edit with those after it, for the
+/// collider to take the unchanged bodies over without looking each up by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum BodyMoves {
+    /// Not paired (the model was compiled whole): pair them by name.
+    #[default]
+    ByName,
+    /// Every body kept its place.
+    Kept,
+    /// Each body before the edit: its place after it (`None` if deleted).
+    Moved(Vec<Option<usize>>),
 }
 
 impl Model {
@@ -569,6 +584,7 @@ impl Model {
         }
         let again = (to_force.as_slice(), to_link.as_slice(), selected.as_slice());
         self.follow_works(works, again, (forces, links, &body_map));
+        update.moved = body_map.map_or(BodyMoves::Kept, BodyMoves::Moved);
 
         self.index = index;
         match shapes {

@@ -383,8 +383,9 @@ impl Loads {
 /// into a wall changes as the ball moves, and an impact just before a tick hides it).
 pub(crate) struct FreeLoads {
     /// By body: the tape of every element part acting on it; `None` for a body nothing acts
-    /// on and for fixed bodies.
-    by_body: Vec<Option<Loads>>,
+    /// on and for fixed bodies. Boxed, so that an update that takes the unchanged bodies'
+    /// loads over moves a pointer per body rather than the loads themselves.
+    by_body: Vec<Option<Box<Loads>>>,
     /// By body: the other bodies whose loads read its state.
     read_by: Vec<Vec<usize>>,
     curves: Curves,
@@ -410,7 +411,7 @@ impl FreeLoads {
         reuse: Option<Reuse<'_>>,
     ) -> FreeLoads {
         let n = eval.bodies.len();
-        let mut taken: Vec<Option<Option<Loads>>> = (0..n).map(|_| None).collect();
+        let mut taken: Vec<Option<Option<Box<Loads>>>> = (0..n).map(|_| None).collect();
         if let Some(reuse) = reuse {
             for (old, &new) in reuse.map.iter().enumerate() {
                 let Some(new) = new.filter(|b| !reuse.changed.contains(b)) else {
@@ -438,10 +439,12 @@ impl FreeLoads {
                 parts[body].push(part);
             }
         }
-        let by_body: Vec<Option<Loads>> = parts
+        let by_body: Vec<Option<Box<Loads>>> = parts
             .iter()
             .zip(taken)
-            .map(|(parts, taken)| taken.unwrap_or_else(|| Loads::compile(parts, eval)))
+            .map(|(parts, taken)| {
+                taken.unwrap_or_else(|| Loads::compile(parts, eval).map(Box::new))
+            })
             .collect();
         let mut read_by = vec![Vec::new(); eval.bodies.len()];
         for (b, loads) in by_body.iter().enumerate() {

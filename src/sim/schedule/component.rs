@@ -101,6 +101,20 @@ impl Component {
         self.end = system.end();
     }
 
+    /// Takes the component over as `c` of a new partition in which an update keeps it: the
+    /// same members and inputs, none of whose equations, prescriptions or breakpoints changed
+    /// (or the update would have reset it), so only where each input is found changes. Unlike
+    /// [`Component::rewire`] it reads no variable of the system: an edit of one body keeps a
+    /// thousand components.
+    pub(crate) fn renumber(&mut self, partition: &Partition, c: ComponentId, end: f64) {
+        for (slot, &v) in self.inputs.iter_mut().zip(partition.inputs(c)) {
+            slot.source = partition.component_of(v);
+            slot.local = partition.local_index(v);
+        }
+        self.cursors.fill(Cursor::default());
+        self.end = end;
+    }
+
     /// Moves the end time (the simulation checked that nothing is computed beyond it).
     pub(crate) fn set_end(&mut self, end: f64) {
         self.end = end;

@@ -206,7 +206,7 @@ impl Simulation {
             let (component, track) = match plan {
                 Plan::Keep(old) => {
                     let mut component = take(&mut old_components, old);
-                    component.rewire(system, &partition, c);
+                    component.renumber(&partition, c, system.end());
                     let track = take(&mut old_tracks, old);
                     keep_within(
                         &mut component,

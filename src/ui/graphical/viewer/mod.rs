@@ -479,8 +479,15 @@ impl Viewer {
                 .scene()
                 .and_then(|s| s.trajectories.iter().position(|t| &t.name == name))
         });
-        self.handles()
-            .into_iter()
+        // Read in place: the scene's handles (6,593 in the 1,000-pendulum rig) are not copied
+        // for the few that carry labels, at every paint.
+        let prepared = self.prepared.borrow();
+        let Some(prepared) = prepared.as_ref() else {
+            return Vec::new();
+        };
+        prepared
+            .handles
+            .iter()
             .filter(|h| match h.kind {
                 HandleKind::AngularVelocity => shown.contains(&h.kind),
                 HandleKind::TrajectoryPoint => {
@@ -492,7 +499,7 @@ impl Viewer {
             .take(MAX_LABELS)
             .filter_map(|h| {
                 let seen = camera.project(&Point3::from(h.position), &viewport)?;
-                Some((Point2::new(seen.x, seen.y), h.label))
+                Some((Point2::new(seen.x, seen.y), h.label.clone()))
             })
             .collect()
     }
