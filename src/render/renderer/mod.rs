@@ -16,7 +16,9 @@
 //! 4. markers, arrowheads and lines (links, vectors, trajectories), then **handles** over a
 //!    cleared depth buffer so they always show;
 //! 5. **anti-aliasing**: the passes above draw into a texture ([`post`]), which a final pass
-//!    copies into the caller's framebuffer, smoothing edges on the way;
+//!    copies into the caller's framebuffer, smoothing edges on the way where bodies, their
+//!    shadows on the ground and aids can make them ([`post::smoothing_bounds`]) and copying
+//!    the rest as it is;
 //! 6. the **axis gizmo** ([`gizmo`]) in the lower left corner.
 //!
 //! When a frame differs from the last one drawn only in a few items (a handle dragged, a
@@ -348,6 +350,7 @@ impl Renderer {
             programs
                 .prepare_mesh(&self.gl, prepared.mesh_variant())
                 .and_then(|()| programs.prepare_mesh(&self.gl, prepared.ball_variant()))
+                .and_then(|()| programs.prepare_mesh(&self.gl, prepared.aid_variant()))
                 .and_then(|()| programs.prepare_mesh(&self.gl, GIZMO_VARIANT))
                 .map_err(RenderError::Shader)?;
             if let Some(variant) = prepared.ground_variant() {
@@ -497,7 +500,6 @@ impl Renderer {
     unsafe fn draw_aids(&self, prepared: &Prepared) {
         let gl = &self.gl;
         let (width, height) = (prepared.width, prepared.height);
-        let mesh = self.programs.mesh(prepared.mesh_variant());
         gl.enable(glow::BLEND);
         let batches = &self.batches;
         let outlines = &batches.list[batches.outlines.clone()];
@@ -522,9 +524,7 @@ impl Renderer {
         }
         self.pass_done("ground");
         // Editing aids are lit but take no shadows: they are not part of the scene.
-        gl.use_program(Some(mesh.program));
-        gl.uniform_1_i32(mesh.lit.as_ref(), 1);
-        gl.uniform_1_i32(mesh.shadow_light.as_ref(), -1);
+        self.use_mesh_program(self.programs.mesh(prepared.aid_variant()), prepared);
         gl.enable(glow::CULL_FACE);
         for range in [batches.markers.clone(), batches.arrowheads.clone()] {
             self.draw_batches(
@@ -582,7 +582,12 @@ impl Renderer {
         }
         gl.disable(glow::SCISSOR_TEST);
         if prepared.antialias {
-            self.antialias(destination, (width, height), prepared.region);
+            self.antialias(
+                destination,
+                (width, height),
+                prepared.region,
+                prepared.smoothing,
+            );
             self.pass_done("smoothing");
         }
         if let Some(gizmo) = &prepared.gizmo {
@@ -703,38 +708,49 @@ impl Renderer {
         Ok(self.picture.as_ref().expect("made above"))
     }
 
-    /// Smooths the picture's edges into `destination`. A frame drawn again only in `region`
-    /// smooths only in and around it, into the smoothed picture (kept since the last such
-    /// frame, and smoothed whole first when it is not), and copies that into `destination`:
-    /// a copy costs a software rasteriser less than smoothing. A whole frame is smoothed
-    /// straight into `destination`, without the copy.
+    /// Smooths the picture's edges into `destination`, within `bounds` (`None`: the whole
+    /// picture), copying the rest. A frame drawn again only in `region` smooths only in and
+    /// around it, into the smoothed picture (kept since the last such frame, and smoothed
+    /// whole first when it is not), and copies that into `destination`: a copy costs a
+    /// software rasteriser less than smoothing. A whole frame is smoothed straight into
+    /// `destination`, without the copy.
     unsafe fn antialias(
         &self,
         destination: Option<glow::Framebuffer>,
         (width, height): (u32, u32),
         region: Option<Region>,
+        bounds: Option<Region>,
     ) {
         let gl = &self.gl;
         let Some(picture) = &self.picture else {
             return;
         };
         let kept = region.is_some();
-        let region = region
+        let whole = Region {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: height,
+        };
+        // The pixels this frame changes, and those of them the pass smooths.
+        let changed = region
             .filter(|_| self.smoothed_kept.get())
-            .map(|r| r.grown(ANTIALIAS_REACH, (width, height)));
+            .map_or(whole, |r| r.grown(ANTIALIAS_REACH, (width, height)));
+        let smoothed = bounds.map_or(changed, |b| post::intersection(changed, b));
         self.smoothed_kept.set(kept);
-        gl.bind_framebuffer(
-            glow::FRAMEBUFFER,
-            if kept {
-                Some(picture.smoothed)
-            } else {
-                destination
-            },
-        );
+        let into = if kept {
+            Some(picture.smoothed)
+        } else {
+            destination
+        };
+        if smoothed != changed && !changed.is_empty() {
+            blit(gl, Some(picture.framebuffer), into, changed);
+        }
+        gl.bind_framebuffer(glow::FRAMEBUFFER, into);
         gl.viewport(0, 0, width as i32, height as i32);
-        if region.is_none_or(|r| !r.is_empty()) {
-            if let Some(region) = region {
-                scissor(gl, region);
+        if !smoothed.is_empty() {
+            if smoothed != whole {
+                scissor(gl, smoothed);
             }
             gl.disable(glow::DEPTH_TEST);
             gl.disable(glow::BLEND);
@@ -757,21 +773,7 @@ impl Renderer {
             gl.enable(glow::BLEND);
         }
         if kept {
-            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(picture.smoothed));
-            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, destination);
-            let (w, h) = (width as i32, height as i32);
-            gl.blit_framebuffer(
-                0,
-                0,
-                w,
-                h,
-                0,
-                0,
-                w,
-                h,
-                glow::COLOR_BUFFER_BIT,
-                glow::NEAREST,
-            );
+            blit(gl, Some(picture.smoothed), destination, whole);
             gl.bind_framebuffer(glow::FRAMEBUFFER, destination);
         }
     }
@@ -961,6 +963,36 @@ unsafe fn set_view_uniforms(
         .map_or((Matrix4::identity(), 0.0), |s| (s.texture, s.normal_offset));
     gl.uniform_matrix_4_f32_slice(shadow_at.as_ref(), false, &matrix_f32(&shadow));
     gl.uniform_1_f32(offset_at.as_ref(), offset as f32);
+}
+
+/// Copies `region` of the colour of framebuffer `from` into the same pixels of `to`, and
+/// leaves `to` bound for drawing.
+unsafe fn blit(
+    gl: &glow::Context,
+    from: Option<glow::Framebuffer>,
+    to: Option<glow::Framebuffer>,
+    region: Region,
+) {
+    gl.bind_framebuffer(glow::READ_FRAMEBUFFER, from);
+    gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, to);
+    let (x0, y0, x1, y1) = (
+        region.x0 as i32,
+        region.y0 as i32,
+        region.x1 as i32,
+        region.y1 as i32,
+    );
+    gl.blit_framebuffer(
+        x0,
+        y0,
+        x1,
+        y1,
+        x0,
+        y0,
+        x1,
+        y1,
+        glow::COLOR_BUFFER_BIT,
+        glow::NEAREST,
+    );
 }
 
 /// Limits drawing and clearing to `region`.

@@ -56,6 +56,9 @@ pub(super) struct Prepared {
     pub(super) shadow_region: Option<Region>,
     pub(super) ground: Option<GroundValues>,
     pub(super) antialias: bool,
+    /// Where the anti-aliasing pass smooths (`None`: everywhere; see
+    /// [`post::smoothing_bounds`]).
+    pub(super) smoothing: Option<Region>,
     /// Bodies are culled (see [`cull`]).
     pub(super) culling: bool,
     /// The scene's line vertices (the gizmo's letters follow them).
@@ -74,6 +77,16 @@ impl Prepared {
             lights: self.lights.count,
             shadows: self.shadow.is_some(),
             balls: false,
+        }
+    }
+
+    /// The mesh program for the editing aids (markers, arrowheads): lit as the bodies are,
+    /// but without the shadow lookup, since aids take no shadows (a lookup whose result is
+    /// not used still costs a software rasteriser its time).
+    pub(super) fn aid_variant(&self) -> MeshVariant {
+        MeshVariant {
+            shadows: false,
+            ..self.mesh_variant()
         }
     }
 
@@ -149,6 +162,28 @@ impl Renderer {
                 let size = shadow::map_size(pixels);
                 shadow::shadow_view(&lights, (centre, radius), ground, &eye.origin, size)
             })
+        } else {
+            None
+        };
+        let smoothing = if frame.looks.antialias {
+            // The key light's shadows of the bodies (the first spheres) on the ground have
+            // edges too.
+            let key = shadow.as_ref().map(|s| &lights[s.light]).zip(ground);
+            let bodies = spheres.iter().take(frame.objects.len());
+            let shadows = bodies.filter_map(|&sphere| {
+                key.and_then(|(light, ground)| post::shadow_on_ground(sphere, light, ground))
+            });
+            post::smoothing_bounds(
+                spheres
+                    .iter()
+                    .copied()
+                    .chain(shadows)
+                    .map(|(c, r)| (Point3::from(c - eye.origin), r)),
+                &eye.view,
+                &projection,
+                (width, height),
+                frame.handle_radius,
+            )
         } else {
             None
         };
@@ -300,6 +335,7 @@ impl Renderer {
             shadow_region,
             ground,
             antialias: frame.looks.antialias,
+            smoothing,
             culling,
             lines: scene_lines,
             gizmo,

@@ -30,7 +30,8 @@ pub(super) fn map_size(pixels: f64) -> u32 {
     (side.min(f64::from(SIZES.1)) as u32).max(SIZES.0)
 }
 
-/// The depth texture and the framebuffer that draws into it.
+/// The depth texture (32-bit float depths: cheaper for llvmpipe to compare against and to
+/// read back than 24-bit ones, which it unpacks) and the framebuffer that draws into it.
 pub(super) struct ShadowMap {
     pub framebuffer: glow::Framebuffer,
     pub texture: glow::Texture,
@@ -48,12 +49,12 @@ impl ShadowMap {
         gl.tex_image_2d(
             glow::TEXTURE_2D,
             0,
-            glow::DEPTH_COMPONENT24 as i32,
+            glow::DEPTH_COMPONENT32F as i32,
             size as i32,
             size as i32,
             0,
             glow::DEPTH_COMPONENT,
-            glow::UNSIGNED_INT,
+            glow::FLOAT,
             glow::PixelUnpackData::Slice(None),
         );
         for (parameter, value) in [
