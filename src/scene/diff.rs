@@ -198,9 +198,9 @@ impl Differ<'_> {
 
     /// Elements matched by name; unnamed ones (if any) by their order among the unnamed.
     /// Usually the names come in the same order in both scenes, and the common runs of equal
-    /// names at the start and at the end are compared pairwise without a lookup. Returns whether the names are the same
-    /// in the same order, and whether the matched elements kept their order (each old one
-    /// matched once at most).
+    /// names at the start and at the end are compared pairwise without a lookup. Returns
+    /// whether the names are the same in the same order, and whether the matched elements kept
+    /// their order (each old one matched once at most).
     fn named<T>(
         &mut self,
         kind: ElementKind,

@@ -84,7 +84,8 @@ impl Region {
         }
     }
 
-    fn union(self, other: Region) -> Region {
+    /// The smallest region holding both.
+    pub fn union(self, other: Region) -> Region {
         if self.is_empty() {
             return other;
         }
@@ -96,6 +97,16 @@ impl Region {
             y0: self.y0.min(other.y0),
             x1: self.x1.max(other.x1),
             y1: self.y1.max(other.y1),
+        }
+    }
+
+    /// The pixels both regions hold.
+    pub fn intersection(self, other: Region) -> Region {
+        Region {
+            x0: self.x0.max(other.x0),
+            y0: self.y0.max(other.y0),
+            x1: self.x1.min(other.x1),
+            y1: self.y1.min(other.y1),
         }
     }
 
@@ -115,7 +126,7 @@ impl Region {
 
 /// The pixels of a picture of `size` that a sphere (world, relative to the frame's origin)
 /// may cover, grown by `tiles` tiles: `None` when it reaches the eye.
-fn sphere_region(
+pub(super) fn sphere_region(
     view: &Matrix4<f64>,
     projection: &Matrix4<f64>,
     size: (u32, u32),
@@ -545,5 +556,33 @@ mod tests {
         assert!(!a.meets(&tile((2, 3), (0, 5))), "to the right");
         assert!(!a.meets(&Footprint::Off));
         assert!(!Region::EMPTY.meets(&Footprint::Everywhere));
+    }
+
+    #[test]
+    fn an_intersection_is_the_pixels_of_both() {
+        let a = Region {
+            x0: 0,
+            y0: 10,
+            x1: 50,
+            y1: 60,
+        };
+        let b = Region {
+            x0: 20,
+            y0: 0,
+            x1: 80,
+            y1: 30,
+        };
+        let both = a.intersection(b);
+        assert_eq!(
+            both,
+            Region {
+                x0: 20,
+                y0: 10,
+                x1: 50,
+                y1: 30
+            }
+        );
+        let apart = Region { x0: 60, ..b };
+        assert!(a.intersection(apart).is_empty());
     }
 }

@@ -736,7 +736,7 @@ impl Renderer {
         let changed = region
             .filter(|_| self.smoothed_kept.get())
             .map_or(whole, |r| r.grown(ANTIALIAS_REACH, (width, height)));
-        let smoothed = bounds.map_or(changed, |b| post::intersection(changed, b));
+        let smoothed = bounds.map_or(changed, |b| changed.intersection(b));
         self.smoothed_kept.set(kept);
         let into = if kept {
             Some(picture.smoothed)

@@ -10,14 +10,13 @@
 //! shader draws soft, is copied as it is.
 
 use super::batches::{ARROWHEAD_PIXELS, HIGHLIGHT_GROWTH, MARKER_PIXELS, SELECTED};
-use super::changes::Region;
-use super::cull::{footprint, Footprint, TILE};
+use super::changes::{sphere_region, Region};
 use super::{RenderError, ANTIALIAS_REACH};
 use crate::render::frame::{Ground, Light};
 use glow::HasContext;
 use nalgebra::{Matrix4, Point3};
 
-/// The rectangle of a `width` × `height` picture whose edges the anti-aliasing pass smooths,
+/// The rectangle of a picture of `size` whose edges the anti-aliasing pass smooths,
 /// for a frame that draws `spheres` (world, relative to the frame's origin: the bodies'
 /// bounding spheres and their shadows on the ground ([`shadow_on_ground`]) and, of radius 0,
 /// the points the aids are drawn at) through `view` and
@@ -28,7 +27,7 @@ pub(super) fn smoothing_bounds(
     spheres: impl IntoIterator<Item = (Point3<f64>, f64)>,
     view: &Matrix4<f64>,
     projection: &Matrix4<f64>,
-    (width, height): (u32, u32),
+    size: (u32, u32),
     handle_radius: f32,
 ) -> Option<Region> {
     let beyond = ARROWHEAD_PIXELS
@@ -38,25 +37,9 @@ pub(super) fn smoothing_bounds(
     let margin = beyond.ceil() as u32 + 1 + ANTIALIAS_REACH;
     let mut bounds = Region::EMPTY;
     for (centre, radius) in spheres {
-        let (x, y) = match footprint(view, projection, (width, height), &centre, radius) {
-            Footprint::Off => continue,
-            Footprint::Everywhere => return None,
-            Footprint::Tiles { x, y, .. } => (x, y),
-        };
-        let (x0, y0) = ((x.0 * TILE) as u32, (y.0 * TILE) as u32);
-        let (x1, y1) = (((x.1 + 1) * TILE) as u32, ((y.1 + 1) * TILE) as u32);
-        bounds = if bounds.is_empty() {
-            Region { x0, y0, x1, y1 }
-        } else {
-            Region {
-                x0: bounds.x0.min(x0),
-                y0: bounds.y0.min(y0),
-                x1: bounds.x1.max(x1),
-                y1: bounds.y1.max(y1),
-            }
-        };
+        bounds = bounds.union(sphere_region(view, projection, size, &centre, radius, 0)?);
     }
-    Some(bounds.grown(margin, (width, height)))
+    Some(bounds.grown(margin, size))
 }
 
 /// Where the shadow of the sphere `(centre, radius)` cast by `light` falls on `ground`: a
@@ -80,16 +63,6 @@ pub(super) fn shadow_on_ground(
         let stretch = (1.0 / down).min(50.0);
         (centre + direction * along, radius * stretch)
     })
-}
-
-/// The pixels both `a` and `b` hold.
-pub(super) fn intersection(a: Region, b: Region) -> Region {
-    Region {
-        x0: a.x0.max(b.x0),
-        y0: a.y0.max(b.y0),
-        x1: a.x1.min(b.x1),
-        y1: a.y1.min(b.y1),
-    }
 }
 
 /// A framebuffer whose colour is a texture, with a depth buffer, and the framebuffer of the
@@ -296,33 +269,5 @@ mod tests {
             None,
             "under the ground"
         );
-    }
-
-    #[test]
-    fn an_intersection_is_the_pixels_of_both() {
-        let a = Region {
-            x0: 0,
-            y0: 10,
-            x1: 50,
-            y1: 60,
-        };
-        let b = Region {
-            x0: 20,
-            y0: 0,
-            x1: 80,
-            y1: 30,
-        };
-        let both = intersection(a, b);
-        assert_eq!(
-            both,
-            Region {
-                x0: 20,
-                y0: 10,
-                x1: 50,
-                y1: 30
-            }
-        );
-        let apart = Region { x0: 60, ..b };
-        assert!(intersection(a, apart).is_empty());
     }
 }

@@ -10,9 +10,9 @@
 //! loads give it into the contact) closing slower than that acceleration gives over a few check
 //! windows, more for an inelastic pair whose bounce would be too short to follow (see
 //! [`resting_windows`]), and not turning so fast that a load held over a window would stand
-//! for a contact long gone (`RESTING_TURN`). A resting contact is stopped over its whole touching region
-//! (plastic, with friction) and becomes persistent, held by contact forces from then on (see
-//! `contact`). The passes are sequential impulses, as in the dissertation (5.3.2): a wave
+//! for a contact long gone (`RESTING_TURN`). A resting contact is stopped over its whole
+//! touching region (plastic, with friction) and becomes persistent, held by contact forces from
+//! then on (see `contact`). The passes are sequential impulses, as in the dissertation (5.3.2): a wave
 //! crosses Newton's cradle from ball to ball. Contacts the passes leave approaching (a body
 //! wedged between two others) become persistent too: the contact solve, which handles a whole
 //! island at once, takes them over instead of endless back-ups at one instant.

@@ -164,8 +164,9 @@ impl Collider {
     /// and all, but for its restitution and friction, read again), its checked time
     /// and the collisions between bodies that kept their names (paired as `moved` says),
     /// except for the bodies in `changed` (their equations or initial values changed), which
-    /// are checked again from the start; with `reuse_loads` (the edit kept the model's trajectories), also the
-    /// compiled loads of the bodies not in `changed`. Returns the collider, and moving bodies
+    /// are checked again from the start; with `reuse_loads` (the edit kept the model's
+    /// trajectories), also the compiled loads of the bodies not in `changed`. Returns the
+    /// collider, and moving bodies
     /// and the times from which their motion must be backed up because a *fixed* body changed
     /// or went away (a moving body's components are reset by the update itself, a fixed body
     /// has none), or because a body of `recollide` now collides otherwise (its restitution or

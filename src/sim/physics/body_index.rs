@@ -2,9 +2,9 @@
 //! follows the edit.
 //!
 //! Each name holds a *key* that stays its own while the body is in the scene, and a table
-//! gives each key's place (see [`keys`](super::keys)); an edit that adds or deletes a body hashes only the names added
-//! and removed, and sets the places again from the first move on in a pass over a contiguous
-//! list of keys. Holding places in the hash map instead had every entry renumbered after an
+//! gives each key's place (see [`keys`](super::keys)); an edit that adds or deletes a body
+//! hashes only the names added and removed, and sets the places again from the first move on
+//! in a pass over a contiguous list of keys. Holding places in the hash map instead had every entry renumbered after an
 //! edit near the top, a pass over every entry of the map.
 
 use super::keys::{Keys, FEW_MOVES};

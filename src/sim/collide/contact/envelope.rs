@@ -85,10 +85,10 @@ impl Envelope {
         y
     }
 
-    /// The Cholesky factor `L` (lower, in the same envelope) with `L Lᵀ` this matrix, or
-    /// `None` when it is not positive definite.
-    pub fn cholesky(&self) -> Option<Envelope> {
-        let mut l = self.clone();
+    /// The Cholesky factor `L` (lower, in the same envelope, made in place of this matrix)
+    /// with `L Lᵀ` this matrix, or `None` when it is not positive definite.
+    pub fn cholesky(self) -> Option<Envelope> {
+        let mut l = self;
         for i in 0..l.len() {
             let fi = l.first[i];
             for j in fi..=i {
