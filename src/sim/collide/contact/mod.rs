@@ -402,7 +402,7 @@ impl Detector {
                 Limits {
                     tolerance: SOLVE_TOLERANCE * h,
                     max_sweeps: MAX_SWEEPS,
-                    may_stall: only.is_some(),
+                    may_stall: only.is_some() || !resting,
                     resting,
                 },
             );
