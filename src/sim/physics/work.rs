@@ -468,15 +468,16 @@ impl FreeLoads {
     }
 
     /// [`compile`](Self::compile) in general: every body's entry made again, the earlier
-    /// loads of the bodies `reuse` keeps renumbered to their places now.
+    /// loads of the bodies `reuse` keeps renumbered to their places now, and the earlier
+    /// read-by lists renumbered for them (their boxes are visited once, not twice).
     fn compile_moved(
         works: &[WorkElement],
         eval: &Evaluation<'_>,
-        reuse: Option<Reuse<'_>>,
+        mut reuse: Option<Reuse<'_>>,
     ) -> FreeLoads {
         let n = eval.bodies.len();
         let mut taken: Vec<Option<Option<Box<Loads>>>> = (0..n).map(|_| None).collect();
-        if let Some(reuse) = reuse {
+        if let Some(reuse) = reuse.as_mut() {
             for (old, &new) in reuse.map.iter().enumerate() {
                 let Some(new) = new.filter(|b| !reuse.changed.contains(b)) else {
                     continue;
@@ -496,10 +497,11 @@ impl FreeLoads {
                 }
             }
         }
+        let kept: Vec<bool> = taken.iter().map(Option::is_some).collect();
         let mut parts: Vec<Vec<Load>> = vec![Vec::new(); n];
         for part in works.iter().flat_map(|w| w.parts.iter().copied()) {
             let body = eval.body(&part);
-            if taken[body].is_none() {
+            if !kept[body] {
                 parts[body].push(part);
             }
         }
@@ -510,13 +512,29 @@ impl FreeLoads {
                 taken.unwrap_or_else(|| Loads::compile(parts, eval).map(Box::new))
             })
             .collect();
-        let mut read_by = vec![Vec::new(); eval.bodies.len()];
-        for (b, loads) in by_body.iter().enumerate() {
-            for &r in loads.iter().flat_map(|l| &l.reads) {
-                if r != b && !read_by[r].contains(&b) {
+        let mut read_by: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // The loads taken over read what they read before, renumbered.
+        if let Some(reuse) = &reuse {
+            for (r, list) in reuse.earlier.read_by.iter().enumerate() {
+                let Some(now) = reuse.map[r] else {
+                    continue;
+                };
+                let readers = list
+                    .iter()
+                    .filter_map(|&b| reuse.map[b].filter(|&b| kept[b]));
+                read_by[now].extend(readers);
+            }
+        }
+        for b in (0..n).filter(|&b| !kept[b]) {
+            for &r in by_body[b].iter().flat_map(|l| &l.reads) {
+                if r != b {
                     read_by[r].push(b);
                 }
             }
+        }
+        // In body order, each once (a load's reads are distinct).
+        for list in read_by.iter_mut().filter(|l| l.len() > 1) {
+            list.sort_unstable();
         }
         FreeLoads {
             by_body,
