@@ -261,9 +261,29 @@ fn collisions_are_reported_and_then_updates_incrementally() {
     assert_eq!(json["collisions"].as_array().unwrap().len(), 1);
     assert_eq!(json["bodies"]["c"]["pos"][0][1], 30.0);
     let incremental = &json["stats"]["incremental"];
-    for key in ["first_wall_s", "update_wall_s"] {
-        assert!(incremental[key].is_number(), "{key}");
+    let seconds = |key: &str| {
+        let value = incremental[key].as_f64();
+        assert!(value.is_some_and(|s| s >= 0.0), "{key}: {incremental}");
+        value.unwrap_or_default()
+    };
+    for kind in ["wall", "cpu"] {
+        let part = |stage: &str| seconds(&format!("{stage}_{kind}_s"));
+        // From scratch is building the solver and the first run; the update's run includes
+        // `Solver::update`.
+        let sum = part("build") + part("first");
+        assert!(
+            (part("scratch") - sum).abs() <= 1e-12 * sum.max(1.0),
+            "{incremental}"
+        );
+        assert!(part("solver_update") <= part("update"), "{incremental}");
     }
+    let (scratch, update) = (seconds("scratch_cpu_s"), seconds("update_cpu_s"));
+    let expected = (update > 0.0).then(|| scratch / update);
+    assert_eq!(
+        incremental["speedup_cpu"].as_f64(),
+        expected,
+        "{incremental}"
+    );
     let (reset, total) = (
         incremental["components_reset"].as_u64().unwrap(),
         incremental["components_total"].as_u64().unwrap(),

@@ -3,7 +3,15 @@
 //!
 //! `asgard simulate OLD --then NEW` simulates OLD, then brings the motion up to date for the
 //! edited scene NEW incrementally (only what the edit affects is recomputed) and writes NEW's
-//! motion, with the wall times of both runs and how many components were reset in its stats.
+//! motion, with what the update cost against simulating from scratch in `stats.incremental`
+//! (see [`Incremental`]): the wall and processor seconds of building the solver for OLD
+//! (`build_*`), of its first run (`first_*`) and of both together (`scratch_*`: what the
+//! update saves, as simulating NEW from scratch would build a solver and run it), of
+//! `Solver::update` alone (`solver_update_*`) and of the update with the run after it
+//! (`update_*`, NEW's scene already copied and the profile of `--stats` set up outside it), the
+//! ratio `speedup_cpu` = `scratch_cpu_s / update_cpu_s`, and how many components the update
+//! reset. Processor times are the solver's thread's, which other work on the machine
+//! disturbs less than wall-clock time.
 //!
 //! Errors in the scene are reported as `FILE:LINE:COL: error: …`; a simulation that fails
 //! names the bodies, the component and the time, still writes the motion computed up to then,
@@ -22,6 +30,7 @@
 use super::cost::{self, CostByInterval};
 use super::limits::RunLimitArgs;
 use super::read::{read_scene, ReadScene};
+use asgard::live::thread_processor_time;
 use asgard::save::{self, AtomicFile, ReadOnly};
 use asgard::scene::Scene;
 use asgard::sim::collide::Collision;
@@ -72,7 +81,8 @@ pub struct SimulateArgs {
     #[arg(long)]
     stats: bool,
     /// After simulating FILE, update the motion incrementally for this edited scene and write
-    /// its motion instead.
+    /// its motion instead; `stats.incremental` gives the update's wall and processor seconds
+    /// against building the solver and the first run, and their ratio `speedup_cpu`.
     #[arg(long, value_name = "NEW")]
     then: Option<PathBuf>,
     /// Refuse to write more than N samples per body (checked before simulating).
@@ -132,18 +142,20 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     } else {
         Strategy::EventDriven
     };
-    let mut solver = match Solver::with_limits(first.scene.clone(), strategy, args.limits.limits())
-    {
+    let scene = first.scene.clone();
+    let clock = Clock::start();
+    let mut solver = match Solver::with_limits(scene, strategy, args.limits.limits()) {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("{}", located(&first, e));
             return ExitCode::FAILURE;
         }
     };
+    let build = clock.read();
     let mut cost = args.stats.then(|| profile(&solver));
-    let started = Instant::now();
+    let clock = Clock::start();
     let failure = integrate(&mut solver, &first.name, args.progress, cost.as_mut());
-    let first_wall = started.elapsed().as_secs_f64();
+    let first_run = clock.read();
     let mut shown = first;
     let mut incremental = None;
     if let (None, Some(path)) = (&failure, &args.then) {
@@ -159,23 +171,29 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             eprintln!("{}: error: {message}", next.name);
             return ExitCode::FAILURE;
         }
-        let started = Instant::now();
-        let summary = match solver.update(next.scene.clone()) {
+        // Copied before the clock starts: the copy is not the update's (the profile of
+        // `--stats`, made in it, is a vector of 20 numbers and a clock read).
+        let scene = next.scene.clone();
+        let clock = Clock::start();
+        let summary = match solver.update(scene) {
             Ok(summary) => summary,
             Err(e) => {
                 eprintln!("{}", located(&next, e));
                 return ExitCode::FAILURE;
             }
         };
+        let solver_update = clock.read();
         cost = args.stats.then(|| profile(&solver));
         let failure = integrate(&mut solver, &next.name, args.progress, cost.as_mut());
+        let update = clock.read();
         incremental = Some((
-            Incremental {
-                first_wall_s: first_wall,
-                update_wall_s: started.elapsed().as_secs_f64(),
-                components_reset: summary.components_reset,
-                components_total: summary.components_total,
-            },
+            Incremental::new(
+                build,
+                first_run,
+                solver_update,
+                update,
+                (summary.components_reset, summary.components_total),
+            ),
             failure,
         ));
         shown = next;
@@ -210,7 +228,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         energy,
         steps: solver.simulation().statistics().total().steps,
         components: solver.simulation().partition().len(),
-        wall_s: incremental.as_ref().map_or(first_wall, |i| i.update_wall_s),
+        wall_s: incremental
+            .as_ref()
+            .map_or(first_run.wall, |i| i.update_wall_s),
         incremental,
         cost,
     };
@@ -478,13 +498,93 @@ struct Stats {
     cost: Option<CostByInterval>,
 }
 
-/// `--then`: the first run's and the update's wall times, and how much the update reset.
+/// `--then`: what the incremental update cost against what simulating from scratch costs, in
+/// wall-clock and processor seconds (the solver's thread's), and how much the update reset.
 #[derive(Serialize)]
 struct Incremental {
+    /// Building the solver for the first scene (its model, equations and collider).
+    build_wall_s: f64,
+    build_cpu_s: f64,
+    /// The first run's integration, without building the solver.
     first_wall_s: f64,
+    first_cpu_s: f64,
+    /// Building the solver and the first run: simulating from scratch, what the incremental
+    /// update saves (the edited scene from scratch costs the same but for the edit).
+    scratch_wall_s: f64,
+    scratch_cpu_s: f64,
+    /// `Solver::update` alone: the scene compared, the model, equations and collider updated.
+    solver_update_wall_s: f64,
+    solver_update_cpu_s: f64,
+    /// The update and the run after it, up to the end of the edited scene's motion.
     update_wall_s: f64,
+    update_cpu_s: f64,
+    /// How many times faster the update and its run were than simulating from scratch, by
+    /// processor time: `scratch_cpu_s / update_cpu_s` (null if the clock saw no time pass).
+    speedup_cpu: Option<f64>,
     components_reset: usize,
     components_total: usize,
+}
+
+impl Incremental {
+    /// From the times of building the solver, its first run, `Solver::update` alone and the
+    /// update with its run, and the components (reset, total).
+    fn new(
+        build: Spent,
+        first: Spent,
+        solver_update: Spent,
+        update: Spent,
+        components: (usize, usize),
+    ) -> Incremental {
+        let scratch = Spent {
+            wall: build.wall + first.wall,
+            cpu: build.cpu + first.cpu,
+        };
+        Incremental {
+            build_wall_s: build.wall,
+            build_cpu_s: build.cpu,
+            first_wall_s: first.wall,
+            first_cpu_s: first.cpu,
+            scratch_wall_s: scratch.wall,
+            scratch_cpu_s: scratch.cpu,
+            solver_update_wall_s: solver_update.wall,
+            solver_update_cpu_s: solver_update.cpu,
+            update_wall_s: update.wall,
+            update_cpu_s: update.cpu,
+            speedup_cpu: (update.cpu > 0.0).then(|| scratch.cpu / update.cpu),
+            components_reset: components.0,
+            components_total: components.1,
+        }
+    }
+}
+
+/// Wall-clock and processor seconds (this thread's) since a [`Clock`] started.
+#[derive(Clone, Copy)]
+struct Spent {
+    wall: f64,
+    cpu: f64,
+}
+
+/// A stopwatch of wall-clock and this thread's processor time.
+struct Clock {
+    wall: Instant,
+    cpu: Duration,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock {
+            wall: Instant::now(),
+            cpu: thread_processor_time(),
+        }
+    }
+
+    /// The time spent since the clock started.
+    fn read(&self) -> Spent {
+        Spent {
+            wall: self.wall.elapsed().as_secs_f64(),
+            cpu: (thread_processor_time().saturating_sub(self.cpu)).as_secs_f64(),
+        }
+    }
 }
 
 /// The new version of `-o PATH`, or a located refusal.

@@ -19,6 +19,7 @@
 //! does not change it.
 
 use super::element::ElementKind;
+use super::fingerprint::Pair;
 use super::model::{
     Body, Camera, CameraValue, Force, ForceValue, Light, Link, LinkTarget, Scene, ShapeSet,
     Trajectory,
@@ -127,33 +128,40 @@ pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
         new,
         out: SceneDiff::default(),
     };
+    let (a, b) = (&old.fingerprints, &new.fingerprints);
+    let shapes = Pair::new(&a.shapes, old.shapes.len(), &b.shapes, new.shapes.len());
     d.named(
         ElementKind::Shape,
         &old.shapes,
         &new.shapes,
         |s| Some(&s.name),
         shape_aspects,
+        shapes,
     );
+    let bodies = Pair::new(&a.bodies, old.bodies.len(), &b.bodies, new.bodies.len());
     (d.out.bodies_in_place, d.out.bodies_in_order) = d.named(
         ElementKind::Body,
         &old.bodies,
         &new.bodies,
         |b| Some(&b.name),
         body_aspects,
+        bodies,
     );
+    let forces = Pair::new(&a.forces, old.forces.len(), &b.forces, new.forces.len());
     d.unnamed(
         ElementKind::Force,
         &old.forces,
         &new.forces,
         |f| &f.body,
-        same_force,
+        |i, j| forces.is_some_and(|d| d.same(i, j)) || same_force(&old.forces[i], &new.forces[j]),
     );
+    let links = Pair::new(&a.links, old.links.len(), &b.links, new.links.len());
     d.unnamed(
         ElementKind::Link,
         &old.links,
         &new.links,
         |l| &l.body1,
-        same_link,
+        |i, j| links.is_some_and(|d| d.same(i, j)) || same_link(&old.links[i], &new.links[j]),
     );
     d.named(
         ElementKind::Trajectory,
@@ -161,6 +169,7 @@ pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
         &new.trajectories,
         |t| Some(&t.name),
         trajectory_aspects,
+        None,
     );
     d.named(
         ElementKind::Light,
@@ -168,6 +177,7 @@ pub fn diff(old: &Scene, new: &Scene) -> SceneDiff {
         &new.lights,
         |l| l.name.as_ref(),
         light_aspects,
+        None,
     );
     d.singletons();
     d.affected_bodies();
@@ -200,7 +210,9 @@ impl Differ<'_> {
     /// Usually the names come in the same order in both scenes, and the common runs of equal
     /// names at the start and at the end are compared pairwise without a lookup. Returns
     /// whether the names are the same in the same order, and whether the matched elements kept
-    /// their order (each old one matched once at most).
+    /// their order (each old one matched once at most). With `digests`, an old and a new
+    /// element with the same digest are the same element, name and all (see
+    /// `scene::fingerprint`), and are not read.
     fn named<T>(
         &mut self,
         kind: ElementKind,
@@ -208,26 +220,31 @@ impl Differ<'_> {
         new: &[T],
         name: impl Fn(&T) -> Option<&String>,
         aspects: impl Fn(&T, &T) -> Aspects,
+        digests: Option<Pair<'_>>,
     ) -> (bool, bool) {
-        let same_names = old
-            .iter()
-            .zip(new)
-            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+        let same = |i: usize, j: usize| digests.is_some_and(|d| d.same(i, j));
+        let same_name = |i: usize, j: usize| {
+            same(i, j) || name(&old[i]).is_some_and(|n| Some(n) == name(&new[j]))
+        };
+        // What changed in old element `i`, new element `j`.
+        let changed = |i: usize, j: usize| {
+            (!same(i, j))
+                .then(|| aspects(&old[i], &new[j]))
+                .filter(|a| a.any())
+        };
+        let same_names = (0..old.len().min(new.len()))
+            .take_while(|&i| same_name(i, i))
             .count();
         for i in 0..same_names {
-            let a = aspects(&old[i], &new[i]);
-            if a.any() {
+            if let Some(a) = changed(i, i) {
                 self.push(kind, Some(i), Some(i), ChangeKind::Changed(a));
             }
         }
         let (old_rest, new_rest) = (&old[same_names..], &new[same_names..]);
         // So is the common run of equal names at the end (a body added at the top leaves
         // every other body there): only the elements between the two runs are looked up.
-        let same_end = old_rest
-            .iter()
-            .rev()
-            .zip(new_rest.iter().rev())
-            .take_while(|(a, b)| name(a).is_some() && name(a) == name(b))
+        let same_end = (1..=old_rest.len().min(new_rest.len()))
+            .take_while(|&k| same_name(old.len() - k, new.len() - k))
             .count();
         let (old_end, new_end) = (old_rest.len() - same_end, new_rest.len() - same_end);
         let (old_rest, new_rest, old_tail, new_tail) = (
@@ -261,18 +278,16 @@ impl Differ<'_> {
                     in_order &= last.is_none_or(|l| l < i);
                     last = Some(i);
                     matched[i] = true;
-                    let a = aspects(&old_rest[i], e);
-                    if a.any() {
+                    if let Some(a) = changed(i + same_names, j) {
                         self.push(kind, Some(i + same_names), Some(j), ChangeKind::Changed(a));
                     }
                 }
                 None => self.push(kind, None, Some(j), ChangeKind::Added),
             }
         }
-        for (k, (a, b)) in old_tail.iter().zip(new_tail).enumerate() {
-            let a = aspects(a, b);
-            if a.any() {
-                let (i, j) = (same_names + old_end + k, same_names + new_end + k);
+        for k in 0..old_tail.len().min(new_tail.len()) {
+            let (i, j) = (same_names + old_end + k, same_names + new_end + k);
+            if let Some(a) = changed(i, j) {
                 self.push(kind, Some(i), Some(j), ChangeKind::Changed(a));
             }
         }
@@ -284,21 +299,20 @@ impl Differ<'_> {
 
     /// Forces and links: matched within groups of the same key (the body they act on). The
     /// identical elements at the start and end of both lists match each other in order (as
-    /// they would within their groups); only the middle is grouped.
+    /// they would within their groups); only the middle is grouped. `same(i, j)`: whether
+    /// old element `i` and new element `j` are the same.
     fn unnamed<T>(
         &mut self,
         kind: ElementKind,
         old: &[T],
         new: &[T],
         key: impl Fn(&T) -> &String,
-        same: impl Fn(&T, &T) -> bool,
+        same: impl Fn(usize, usize) -> bool,
     ) {
-        let prefix = old.iter().zip(new).take_while(|(a, b)| same(a, b)).count();
-        let suffix = old[prefix..]
-            .iter()
-            .rev()
-            .zip(new[prefix..].iter().rev())
-            .take_while(|(a, b)| same(a, b))
+        let common = old.len().min(new.len());
+        let prefix = (0..common).take_while(|&i| same(i, i)).count();
+        let suffix = (1..=common - prefix)
+            .take_while(|&k| same(old.len() - k, new.len() - k))
             .count();
         let old_middle = prefix..old.len() - suffix;
         let new_middle = prefix..new.len() - suffix;
@@ -321,9 +335,9 @@ impl Differ<'_> {
         let mut found = Vec::new();
         for k in keys {
             let (o, n) = &groups[k];
-            for (a, b) in align(o, n, |i, j| same(&old[i], &new[j])) {
+            for (a, b) in align(o, n, &same) {
                 match (a, b) {
-                    (Some(i), Some(j)) if !same(&old[i], &new[j]) => {
+                    (Some(i), Some(j)) if !same(i, j) => {
                         found.push((Some(i), Some(j), ChangeKind::Changed(Aspects::EQUATIONS)))
                     }
                     (Some(_), Some(_)) => {}

@@ -4,6 +4,7 @@
 //! After capture an expression tree holds only numbers, operators, math functions, `$t` and
 //! symbolic references `[NAME ATTR]` (see `build::expr`).
 
+use super::fingerprint::Digest;
 use super::model::{ExprVec, Expression};
 use crate::lang::ast::{Expr, ExprKind, Part, Script, Word};
 use crate::lang::operator::UNARY_PRECEDENCE;
@@ -119,9 +120,10 @@ impl Expression {
 
     /// Whether two expressions compute the same thing, wherever and however they were
     /// written (spans and source text are ignored; `[b$i x]` and `[b1 x]` are the same when
-    /// `$i` was 1).
+    /// `$i` was 1). Equal [`fingerprint`]s, computed when the expressions were captured,
+    /// answer without reading the trees; the trees are compared only when they differ.
     pub fn same_as(&self, other: &Expression) -> bool {
-        same_tree(&self.tree, &other.tree)
+        self.fingerprint == other.fingerprint || same_tree(&self.tree, &other.tree)
     }
 
     /// Whether graphical editing can set this component: it is a literal number of the
@@ -180,6 +182,55 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(b, f);
             }
             ExprKind::Call(_, arguments) => arguments.iter().for_each(|a| visit(a, f)),
+        }
+    })
+}
+
+/// The digest (see `scene::fingerprint`) of what makes two expression trees compute the same
+/// thing: numbers as written, operators, function names, references by name and attribute
+/// (however the `[…]` was written), any other operand by its text; not spans or source text.
+/// Two trees [`same_tree`] takes for the same have the same digest but for one case: a
+/// reference and an operand that is not one but reads the same (`{[b x]}`, braced).
+pub(crate) fn fingerprint(tree: &Expr) -> u128 {
+    let mut d = Digest::new(b'E');
+    encode(tree, &mut d);
+    d.finish()
+}
+
+/// Writes `e` to `d` for [`fingerprint`]: a tag per node, then its contents.
+fn encode(e: &Expr, d: &mut Digest) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || match &e.kind {
+        ExprKind::Number(x) => {
+            d.byte(b'N').text(x);
+        }
+        ExprKind::Operand(parts) => match operand_words(parts) {
+            Some([(name, _), (attr, _)]) => {
+                d.byte(b'R').text(&name).text(&attr);
+            }
+            None => {
+                let mut written = String::new();
+                write_parts(parts, &mut written);
+                d.byte(b'O').text(&written);
+            }
+        },
+        ExprKind::Unary(op, x) => {
+            d.byte(b'U').text(op.symbol());
+            encode(x, d);
+        }
+        ExprKind::Binary(op, a, b) => {
+            d.byte(b'B').text(op.symbol());
+            encode(a, d);
+            encode(b, d);
+        }
+        ExprKind::Ternary(c, a, b) => {
+            d.byte(b'T');
+            encode(c, d);
+            encode(a, d);
+            encode(b, d);
+        }
+        ExprKind::Call(f, arguments) => {
+            d.byte(b'C').text(f).count(arguments.len());
+            arguments.iter().for_each(|a| encode(a, d));
         }
     })
 }

@@ -59,6 +59,7 @@ mod diff;
 mod element;
 mod error;
 mod expression;
+mod fingerprint;
 pub mod handles;
 mod json;
 mod mass;

@@ -5,6 +5,7 @@
 //! span of their literal word ([`Param::span`]), so an edit can be written back into the text.
 
 use super::error::Warning;
+use super::fingerprint::Fingerprints;
 use crate::lang::ast;
 use crate::lang::span::Span;
 use nalgebra::{Matrix3, Vector3};
@@ -69,6 +70,9 @@ pub struct Expression {
     pub tree: ast::Expr,
     /// The value when the expression is a plain number (what force handles can edit).
     pub constant: Option<f64>,
+    /// `tree`'s digest (see `scene::expression::fingerprint`), computed once when the
+    /// expression is captured, so that comparing two scenes reads one number per expression.
+    pub(crate) fingerprint: u128,
 }
 
 /// A vector whose components are expressions (force and torque vectors, link points).
@@ -96,6 +100,11 @@ pub struct Scene {
     pub log: Vec<String>,
     /// Legal but suspicious things found while evaluating (an unused shape, …).
     pub warnings: Vec<Warning>,
+    /// The digests of the shapes, bodies, forces and links, filled when the text's evaluation
+    /// finishes (see `scene::fingerprint`): comparing two scenes reads these for the elements
+    /// an edit left alone. The elements of an evaluated scene are not changed afterwards
+    /// (an edit is a new evaluation); a scene made otherwise has none.
+    pub(crate) fingerprints: Fingerprints,
 }
 
 /// `shape_set NAME desc {...}`: a union of spheres and convex polyhedra.

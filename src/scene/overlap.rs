@@ -20,9 +20,10 @@ use super::SceneDiff;
 use crate::geom::broad::SweepAndPrune;
 use crate::geom::distance::{closest_between_shapes, ShapePairCache};
 use crate::geom::{Aabb, Shape};
+use crate::lang::fxhash::FxHashMap;
 use crate::lang::span::Span;
 use nalgebra::UnitQuaternion;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 
 /// The deepest penetration that still counts as touching, as a fraction of the smaller body's
 /// size (the radius of its bounding sphere).
@@ -109,13 +110,14 @@ pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option
         is_edited[e] = true;
     }
     let active = active_at_start(scene);
-    let shape_sets: HashMap<&str, &ShapeSet> = scene
+    // Fx, not SipHash: a thousand names hashed here at every edit, none chosen adversarially.
+    let shape_sets: FxHashMap<&str, &ShapeSet> = scene
         .shapes
         .iter()
         .rev()
         .map(|s| (s.name.as_str(), s))
         .collect();
-    let mut built: HashMap<&str, Option<CentredShape>> = HashMap::new();
+    let mut built: FxHashMap<&str, Option<CentredShape>> = FxHashMap::default();
     let mut found: Vec<Overlap> = Vec::new();
     for &e in &edited {
         let body = &scene.bodies[e];

@@ -15,7 +15,7 @@ use crate::lang::number::{format_double, parse_boolean, parse_number, Number};
 use crate::lang::parse::parse_expr_with_depth;
 use crate::lang::span::Span;
 use crate::lang::{Arg, Exception, Interp, Value};
-use crate::scene::expression::reference_words;
+use crate::scene::expression::{fingerprint, reference_words};
 use crate::scene::model::{ExprVec, Expression};
 
 /// The expression written as `arg`.
@@ -44,6 +44,7 @@ pub(super) fn expression(
     Ok(Expression {
         source,
         span,
+        fingerprint: fingerprint(&tree),
         tree,
         constant,
     })
@@ -51,13 +52,15 @@ pub(super) fn expression(
 
 /// A component that was not written: zero, with an empty source.
 pub(super) fn zero(span: Span) -> Expression {
+    let tree = Expr {
+        span,
+        kind: ExprKind::Number("0".into()),
+    };
     Expression {
         source: String::new(),
         span: None,
-        tree: Expr {
-            span,
-            kind: ExprKind::Number("0".into()),
-        },
+        fingerprint: fingerprint(&tree),
+        tree,
         constant: Some(0.0),
     }
 }

@@ -20,6 +20,7 @@ mod view;
 
 use super::attribute::{Attribute, BODY_ATTRIBUTES, TRAJECTORY_ATTRIBUTES};
 use super::error::{SceneError, Warning};
+use super::fingerprint::Fingerprints;
 use super::model::{CameraValue, Expression, ForceValue, LinkTarget, Origin, Scene};
 use crate::lang::span::{LineIndex, Span};
 use crate::lang::{Arg, Exception, Interp, Limits, Value};
@@ -288,6 +289,8 @@ impl Builder {
         scene.simulator_origin.iter_mut().for_each(editable);
         self.warn_unused();
         self.scene.log = log.lines().map(str::to_string).collect();
+        // Last: the elements are final now.
+        self.scene.fingerprints = Fingerprints::of(&self.scene);
         Ok(self.scene)
     }
 

@@ -14,6 +14,7 @@
 //! come close to a checked body: [`KnownBoxes::near`] finds them from a coarse map per
 //! stretch of time without looking at every body's records.
 
+use super::with_room;
 use crate::geom::Aabb;
 use nalgebra::Vector3;
 use std::sync::Arc;
@@ -67,17 +68,9 @@ const EMPTY: Aabb = Aabb {
     max: Vector3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
 };
 
-/// Room for `columns` columns of a stretch and some more: an edit that adds a body gives it
-/// a new column in every stretch its motion reaches, and a stretch held at its length
-/// exactly would be copied whole into a larger allocation for it, every stretch of the run
-/// (at 1,000 bodies, a third of the first run after adding one: the copies, their page
-/// faults and the allocator's consolidation).
-fn with_room(columns: usize) -> usize {
-    columns + columns / 8 + 8
-}
-
 /// A stretch's boxes of `columns` columns, all empty, with room for more
-/// ([`with_room`]).
+/// ([`with_room`]): an edit that adds a body gives it a new column in every stretch its
+/// motion reaches.
 fn empty_boxes(columns: usize) -> Vec<Aabb> {
     let mut boxes = Vec::with_capacity(with_room(columns));
     boxes.resize(columns, EMPTY);
