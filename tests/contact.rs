@@ -2,7 +2,8 @@
 //! slides to a stop, a box that slides down a steep ramp and stays on a shallow one, a ball
 //! that rolls down a ramp, a spinning ball dropped on the floor that leaves rolling, an
 //! inelastic ball that bounces as its restitution says and then lies still, and stacks of ten
-//! and of forty boxes that stand and fall asleep.
+//! and of forty boxes that stand and fall asleep; the same closed forms on other boxes, ramps
+//! and balls.
 
 use asgard::scene::evaluate;
 use asgard::sim::physics::BodyState;
@@ -28,15 +29,22 @@ fn state(solver: &Solver, name: &str, t: f64) -> BodyState {
 /// A 0.2 m cube on a fixed slab tilted by `degrees` about z (its top face through the origin),
 /// face down on it at rest, both with friction coefficient `mu`.
 fn box_on_ramp(degrees: f64, mu: f64, finish: f64) -> String {
+    brick_on_ramp(degrees, mu, finish, [0.2, 0.2, 0.2])
+}
+
+/// A box of `size` (its height along y) on the ramp of [`box_on_ramp`].
+fn brick_on_ramp(degrees: f64, mu: f64, finish: f64, size: [f64; 3]) -> String {
+    let [x, y, z] = size;
+    let half = y / 2.0;
     format!(
         "simulator finish {finish}
 set th [expr {{{degrees} * acos(-1) / 180}}]
 shape_set slab desc {{box {{20 0.2 4}}}}
-shape_set cube desc {{box {{0.2 0.2 0.2}}}}
+shape_set cube desc {{box {{{x} {y} {z}}}}}
 body ramp shape slab fixed 1 friction {mu} init_rot [list 0 0 $th] \\
     init_pos [list [expr {{0.1 * sin($th)}}] [expr {{-0.1 * cos($th)}}] 0]
 body box shape cube friction {mu} restitution 0 init_rot [list 0 0 $th] \\
-    init_pos [list [expr {{-0.1 * sin($th)}}] [expr {{0.1 * cos($th)}}] 0]
+    init_pos [list [expr {{-{half} * sin($th)}}] [expr {{{half} * cos($th)}}] 0]
 force body box gravity {{0 -9.81 0}}
 "
     )
@@ -114,6 +122,69 @@ force body ball gravity {0 -9.81 0}
     assert!((speed - a).abs() < 0.01 * a, "{speed} m/s instead of {a}");
     // Rolling, not sliding: the contact point is at rest, ω r = v.
     assert!((end.angular_velocity.norm() * 0.1 - speed).abs() < 0.01 * speed);
+}
+
+/// The closed forms above on other boxes, ramps and balls than the tests' own, as an
+/// independent measurer would take them: a slab with restitution sliding to a stop, a steeper
+/// ramp, a slab on a ramp just shallower than its friction angle, and balls of other sizes on
+/// other slopes.
+#[test]
+fn the_closed_forms_hold_for_other_boxes_ramps_and_balls() {
+    // v² / (2 µ g) for a 0.5 × 0.1 × 0.3 slab of restitution 0.2 at 5 m/s, µ 0.5.
+    let solver = solve(
+        "simulator finish 2.2
+shape_set slab desc {box {60 0.2 20}}
+shape_set brick desc {box {0.5 0.1 0.3}}
+body floor shape slab init_pos {0 -0.1 0} fixed 1 friction 0.5
+body box shape brick init_pos {0 0.05 0} init_dpos {5 0 0} friction 0.5 restitution 0.2
+force body box gravity {0 -9.81 0}
+",
+    );
+    let expected = 25.0 / (2.0 * 0.5 * G);
+    let end = state(&solver, "box", 2.2);
+    assert!(
+        (end.position.x - expected).abs() < 0.02 * expected,
+        "{:?}",
+        end.position
+    );
+    assert!(end.velocity.norm() < 1e-6, "{:?}", end.velocity);
+
+    // 40° with µ 0.5 slides; 25° with µ 0.5 (tan 25° = 0.466) holds a flat slab.
+    let solver = solve(&box_on_ramp(40.0, 0.5, 1.0));
+    let th = 40f64.to_radians();
+    let a = G * (th.sin() - 0.5 * th.cos());
+    let end = state(&solver, "box", 1.0);
+    assert!(
+        (end.velocity.norm() - a).abs() < 0.02 * a,
+        "{:?}",
+        end.velocity
+    );
+    let solver = solve(&brick_on_ramp(25.0, 0.5, 3.0, [0.4, 0.1, 0.2]));
+    let moved = (state(&solver, "box", 3.0).position - state(&solver, "box", 0.0).position).norm();
+    assert!(moved < 1e-4, "it crept {moved} m");
+
+    for (degrees, mu, r) in [(45.0, 0.5, 0.1), (20.0, 0.3, 0.3)] {
+        let solver = solve(&format!(
+            "simulator finish 1
+set th [expr {{{degrees} * acos(-1) / 180}}]
+shape_set slab desc {{box {{40 0.2 4}}}}
+shape_set ball desc {{sphere {r}}}
+body ramp shape slab init_pos {{0 -0.1 0}} init_rot [list 0 0 $th] fixed 1 friction {mu}
+body ball shape ball friction {mu} restitution 0 \\
+    init_pos [list [expr {{-{d} * sin($th)}}] [expr {{-0.1 + {d} * cos($th)}}] 0]
+force body ball gravity {{0 -9.81 0}}
+",
+            d = r + 0.1
+        ));
+        let a = 5.0 / 7.0 * G * f64::to_radians(degrees).sin();
+        let end = state(&solver, "ball", 1.0);
+        let speed = end.velocity.norm();
+        assert!(
+            (speed - a).abs() < 0.02 * a,
+            "{degrees}°: {speed} m/s instead of {a}"
+        );
+        assert!((end.angular_velocity.norm() * r - speed).abs() < 0.02 * speed);
+    }
 }
 
 #[test]
