@@ -61,21 +61,20 @@ pub(super) struct Exact {
 }
 
 /// Solves the island exactly on the active set of the impulses `normal` and `across` so far
-/// (bodies at their velocities under those impulses), or `None` when the set is not one the
-/// linear solve can finish: too many unknowns, or no admissible solution (every pressing
-/// corner sticking within its cone) after [`CORRECTIONS`] corrections. `tolerance` is the speed within which a condition counts
-/// as met.
+/// (bodies at their velocities under those impulses), starting from the `pressing` corners
+/// (those whose normal impulse is positive), or `None` when the set is not one the linear
+/// solve can finish: too many unknowns, or no admissible solution (every pressing corner
+/// sticking within its cone) after [`CORRECTIONS`] corrections. `tolerance` is the speed
+/// within which a condition counts as met.
 pub(super) fn solve_active(
     bodies: &[SolverBody],
     contacts: &[SolverContact],
     normal: &[Vec<f64>],
     across: &[Vec<Vector3<f64>>],
+    pressing: &[Vec<bool>],
     tolerance: f64,
 ) -> Option<Exact> {
-    let mut pressing: Vec<Vec<bool>> = normal
-        .iter()
-        .map(|corners| corners.iter().map(|&l| l > 0.0).collect())
-        .collect();
+    let mut pressing = pressing.to_vec();
     // The bodies as they would move with no corner holding them; the impulses are solved for
     // whole, so that the regularisation picks the smallest ones that hold the island (shared
     // evenly where the load is symmetric), not the smallest change from where the sweeps
