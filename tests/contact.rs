@@ -50,20 +50,23 @@ force body box gravity {{0 -9.81 0}}
     )
 }
 
-#[test]
-fn a_box_pushed_along_the_floor_slides_to_a_stop_where_friction_says() {
-    // v² / (2 µ g) = 9 / (2 · 0.3 · 9.81) = 1.5291 m, reached after v / (µ g) = 1.019 s.
-    let solver = solve(
-        "simulator finish 2
-shape_set slab desc {box {20 0.2 20}}
-shape_set cube desc {box {0.2 0.2 0.2}}
-body floor shape slab init_pos {0 -0.1 0} fixed 1 friction 0.3
-body box shape cube init_pos {0 0.1 0} init_dpos {3 0 0} friction 0.3 restitution 0
-force body box gravity {0 -9.81 0}
+/// A box of `size` (its height along y) sent along a fixed floor at `speed`, both with friction
+/// `mu`, for `finish` seconds: checks that it stops after v² / (2 µ g), within 2 %, and is still.
+fn slides_to_a_stop(size: [f64; 3], mu: f64, speed: f64, restitution: f64, finish: f64) -> Solver {
+    let [x, y, z] = size;
+    let solver = solve(&format!(
+        "simulator finish {finish}
+shape_set slab desc {{box {{60 0.2 20}}}}
+shape_set cube desc {{box {{{x} {y} {z}}}}}
+body floor shape slab init_pos {{0 -0.1 0}} fixed 1 friction {mu}
+body box shape cube init_pos {{0 {half} 0}} init_dpos {{{speed} 0 0}} friction {mu} \\
+    restitution {restitution}
+force body box gravity {{0 -9.81 0}}
 ",
-    );
-    let expected = 9.0 / (2.0 * 0.3 * G);
-    let end = state(&solver, "box", 2.0);
+        half = y / 2.0
+    ));
+    let expected = speed * speed / (2.0 * mu * G);
+    let end = state(&solver, "box", finish);
     assert!(
         (end.position.x - expected).abs() < 0.02 * expected,
         "stopped at {} instead of {expected}",
@@ -71,6 +74,13 @@ force body box gravity {0 -9.81 0}
     );
     assert!(end.velocity.norm() < 1e-6, "{:?}", end.velocity);
     assert!(end.angular_velocity.norm() < 1e-6);
+    solver
+}
+
+#[test]
+fn a_box_pushed_along_the_floor_slides_to_a_stop_where_friction_says() {
+    // v² / (2 µ g) = 9 / (2 · 0.3 · 9.81) = 1.5291 m, reached after v / (µ g) = 1.019 s.
+    let solver = slides_to_a_stop([0.2, 0.2, 0.2], 0.3, 3.0, 0.0, 2.0);
     // Halfway through the slide it is as fast as a uniform deceleration µ g leaves it.
     let half = state(&solver, "box", 0.5);
     assert!((half.velocity.x - (3.0 - 0.3 * G * 0.5)).abs() < 0.02);
@@ -103,25 +113,35 @@ fn a_box_stays_on_a_ramp_shallower_than_its_friction_angle() {
     assert!(end.velocity.norm() < 1e-6);
 }
 
-#[test]
-fn a_ball_rolls_down_a_ramp_at_five_sevenths_g_sin() {
-    let solver = solve(
+/// A ball of radius `r` released on a fixed ramp tilted by `degrees`, both with friction `mu`:
+/// checks that after a second it rolls at (5/7) g sin θ, within 1 %, without sliding (the
+/// contact point at rest, ω r = v).
+fn rolls_down(degrees: f64, mu: f64, r: f64) {
+    let solver = solve(&format!(
         "simulator finish 1
-set th [expr {30 * acos(-1) / 180}]
-shape_set slab desc {box {20 0.2 4}}
-shape_set ball desc {sphere 0.1}
-body ramp shape slab init_pos {0 -0.1 0} init_rot [list 0 0 $th] fixed 1 friction 0.5
-body ball shape ball friction 0.5 restitution 0 \\
-    init_pos [list [expr {-0.2 * sin($th)}] [expr {-0.1 + 0.2 * cos($th)}] 0]
-force body ball gravity {0 -9.81 0}
+set th [expr {{{degrees} * acos(-1) / 180}}]
+shape_set slab desc {{box {{40 0.2 4}}}}
+shape_set ball desc {{sphere {r}}}
+body ramp shape slab init_pos {{0 -0.1 0}} init_rot [list 0 0 $th] fixed 1 friction {mu}
+body ball shape ball friction {mu} restitution 0 \\
+    init_pos [list [expr {{-{d} * sin($th)}}] [expr {{-0.1 + {d} * cos($th)}}] 0]
+force body ball gravity {{0 -9.81 0}}
 ",
-    );
-    let a = 5.0 / 7.0 * G * 30f64.to_radians().sin();
+        d = r + 0.1
+    ));
+    let a = 5.0 / 7.0 * G * degrees.to_radians().sin();
     let end = state(&solver, "ball", 1.0);
     let speed = end.velocity.norm();
-    assert!((speed - a).abs() < 0.01 * a, "{speed} m/s instead of {a}");
-    // Rolling, not sliding: the contact point is at rest, ω r = v.
-    assert!((end.angular_velocity.norm() * 0.1 - speed).abs() < 0.01 * speed);
+    assert!(
+        (speed - a).abs() < 0.01 * a,
+        "{degrees}°: {speed} m/s instead of {a}"
+    );
+    assert!((end.angular_velocity.norm() * r - speed).abs() < 0.01 * speed);
+}
+
+#[test]
+fn a_ball_rolls_down_a_ramp_at_five_sevenths_g_sin() {
+    rolls_down(30.0, 0.5, 0.1);
 }
 
 /// The closed forms above on other boxes, ramps and balls than the tests' own, as an
@@ -130,24 +150,7 @@ force body ball gravity {0 -9.81 0}
 /// other slopes.
 #[test]
 fn the_closed_forms_hold_for_other_boxes_ramps_and_balls() {
-    // v² / (2 µ g) for a 0.5 × 0.1 × 0.3 slab of restitution 0.2 at 5 m/s, µ 0.5.
-    let solver = solve(
-        "simulator finish 2.2
-shape_set slab desc {box {60 0.2 20}}
-shape_set brick desc {box {0.5 0.1 0.3}}
-body floor shape slab init_pos {0 -0.1 0} fixed 1 friction 0.5
-body box shape brick init_pos {0 0.05 0} init_dpos {5 0 0} friction 0.5 restitution 0.2
-force body box gravity {0 -9.81 0}
-",
-    );
-    let expected = 25.0 / (2.0 * 0.5 * G);
-    let end = state(&solver, "box", 2.2);
-    assert!(
-        (end.position.x - expected).abs() < 0.02 * expected,
-        "{:?}",
-        end.position
-    );
-    assert!(end.velocity.norm() < 1e-6, "{:?}", end.velocity);
+    slides_to_a_stop([0.5, 0.1, 0.3], 0.5, 5.0, 0.2, 2.2);
 
     // 40° with µ 0.5 slides; 25° with µ 0.5 (tan 25° = 0.466) holds a flat slab.
     let solver = solve(&box_on_ramp(40.0, 0.5, 1.0));
@@ -163,28 +166,8 @@ force body box gravity {0 -9.81 0}
     let moved = (state(&solver, "box", 3.0).position - state(&solver, "box", 0.0).position).norm();
     assert!(moved < 1e-4, "it crept {moved} m");
 
-    for (degrees, mu, r) in [(45.0, 0.5, 0.1), (20.0, 0.3, 0.3)] {
-        let solver = solve(&format!(
-            "simulator finish 1
-set th [expr {{{degrees} * acos(-1) / 180}}]
-shape_set slab desc {{box {{40 0.2 4}}}}
-shape_set ball desc {{sphere {r}}}
-body ramp shape slab init_pos {{0 -0.1 0}} init_rot [list 0 0 $th] fixed 1 friction {mu}
-body ball shape ball friction {mu} restitution 0 \\
-    init_pos [list [expr {{-{d} * sin($th)}}] [expr {{-0.1 + {d} * cos($th)}}] 0]
-force body ball gravity {{0 -9.81 0}}
-",
-            d = r + 0.1
-        ));
-        let a = 5.0 / 7.0 * G * f64::to_radians(degrees).sin();
-        let end = state(&solver, "ball", 1.0);
-        let speed = end.velocity.norm();
-        assert!(
-            (speed - a).abs() < 0.02 * a,
-            "{degrees}°: {speed} m/s instead of {a}"
-        );
-        assert!((end.angular_velocity.norm() * r - speed).abs() < 0.02 * speed);
-    }
+    rolls_down(45.0, 0.5, 0.1);
+    rolls_down(20.0, 0.3, 0.3);
 }
 
 #[test]
