@@ -20,7 +20,8 @@
 //! after that. A scene made otherwise (by hand, in tests) has none, and is compared in full.
 
 use super::model::{
-    Body, ExprVec, Force, ForceKind, ForceValue, Geometry, Link, LinkTarget, Scene, ShapeSet, Vec3,
+    Body, ExprVec, Force, ForceKind, ForceValue, Geometry, Link, LinkTarget, Scene, ShapePart,
+    ShapeSet, Vec3,
 };
 use std::hash::{DefaultHasher, Hasher};
 
@@ -152,11 +153,24 @@ impl Digest {
 
 /// What `diff` compares of a shape set: its name, and each part's place, geometry and colour.
 fn shape(s: &ShapeSet) -> u128 {
+    // Every field named, so that a field added to the model must be placed here or left out
+    // on purpose: a field `diff` compares but the digest misses would make edits of it unseen.
+    let ShapeSet {
+        name,
+        parts,
+        desc_span: _,
+        origin: _,
+    } = s;
     let mut d = Digest::new(b'S');
-    d.text(&s.name).count(s.parts.len());
-    for part in &s.parts {
-        d.vector(&part.pos);
-        match &part.geometry {
+    d.text(name).count(parts.len());
+    for ShapePart {
+        pos,
+        geometry,
+        color,
+    } in parts
+    {
+        d.vector(pos);
+        match geometry {
             Geometry::Sphere { radius } => d.byte(0).number(*radius),
             Geometry::Polyhedron { vertices } => {
                 d.byte(1).count(vertices.len());
@@ -166,7 +180,7 @@ fn shape(s: &ShapeSet) -> u128 {
                 &mut d
             }
         };
-        d.optional(part.color, |d, c| {
+        d.optional(*color, |d, c| {
             d.numbers(&[f64::from(c.r), f64::from(c.g), f64::from(c.b)]);
         });
     }
@@ -176,24 +190,40 @@ fn shape(s: &ShapeSet) -> u128 {
 /// What `diff` compares of a body: its name, shape, initial state, mass, inertia,
 /// articulated body, fixedness, restitution, friction and colour.
 fn body(b: &Body) -> u128 {
+    let Body {
+        name,
+        shape,
+        init_pos,
+        init_rot,
+        init_dpos,
+        init_drot,
+        mass,
+        inertia,
+        artbody,
+        color,
+        restitution,
+        friction,
+        fixed,
+        origin: _,
+    } = b;
     let mut d = Digest::new(b'B');
-    d.text(&b.name).text(&b.shape);
-    for v in [&b.init_pos, &b.init_rot, &b.init_dpos, &b.init_drot] {
+    d.text(name).text(shape);
+    for v in [init_pos, init_rot, init_dpos, init_drot] {
         d.vector(&v.value);
     }
-    d.optional(b.mass.as_ref(), |d, m| {
+    d.optional(mass.as_ref(), |d, m| {
         d.number(m.value);
     });
-    d.optional(b.inertia.as_ref(), |d, m| {
+    d.optional(inertia.as_ref(), |d, m| {
         d.numbers(m.value.as_slice());
     });
-    d.optional(b.artbody.as_deref(), |d, a| {
+    d.optional(artbody.as_deref(), |d, a| {
         d.text(a);
     });
-    d.byte(u8::from(b.fixed))
-        .number(b.restitution.value)
-        .number(b.friction.value);
-    d.optional(b.color.as_ref(), |d, c| {
+    d.byte(u8::from(*fixed))
+        .number(restitution.value)
+        .number(friction.value);
+    d.optional(color.as_ref(), |d, c| {
         let c = c.value;
         d.numbers(&[f64::from(c.r), f64::from(c.g), f64::from(c.b)]);
     });
@@ -202,30 +232,44 @@ fn body(b: &Body) -> u128 {
 
 /// What `diff` compares of a force: its kind, body, value and offset.
 fn force(f: &Force) -> u128 {
+    let Force {
+        kind,
+        body,
+        value,
+        offset,
+        origin: _,
+    } = f;
     let mut d = Digest::new(b'F');
-    d.byte(match f.kind {
+    d.byte(match kind {
         ForceKind::Force => 0,
         ForceKind::Torque => 1,
     })
-    .text(&f.body);
-    match &f.value {
+    .text(body);
+    match value {
         ForceValue::Components(v) => d.byte(0).expressions(v),
         ForceValue::Gravity(g) => d.byte(1).vector(&g.value),
         ForceValue::Trajectory(t) => d.byte(2).text(t),
     };
-    d.vector(&f.offset.value).finish()
+    d.vector(&offset.value).finish()
 }
 
 /// What `diff` compares of a link: its first body and offset, its target and tightness.
 fn link(l: &Link) -> u128 {
+    let Link {
+        body1,
+        offset1,
+        target,
+        tightness,
+        origin: _,
+    } = l;
     let mut d = Digest::new(b'L');
-    d.text(&l.body1).vector(&l.offset1.value);
-    match &l.target {
+    d.text(body1).vector(&offset1.value);
+    match target {
         LinkTarget::Body { body2, offset2 } => d.byte(0).text(body2).vector(&offset2.value),
         LinkTarget::Point(v) => d.byte(1).expressions(v),
         LinkTarget::Trajectory(t) => d.byte(2).text(t),
     };
-    d.number(l.tightness.value).finish()
+    d.number(tightness.value).finish()
 }
 
 #[cfg(test)]
