@@ -151,17 +151,12 @@ pub(crate) fn solve(
         may_stall,
         resting,
     } = limits;
-    let mut held = vec![Held::default(); bodies.len()];
     let mut normal: Vec<Vec<f64>> = Vec::with_capacity(contacts.len());
     let mut across: Vec<Vec<Vector3<f64>>> = Vec::with_capacity(contacts.len());
-    let mut push =
+    let push =
         |bodies: &mut [SolverBody], c: &SolverContact, point: &Vector3<f64>, p: Vector3<f64>| {
             bodies[c.a].apply(point, &-p);
             bodies[c.b].apply(point, &p);
-            for (body, p) in [(c.a, -p), (c.b, p)] {
-                held[body].impulse += p;
-                held[body].angular += (point - bodies[body].position).cross(&p);
-            }
         };
     for c in contacts {
         let warm = |k: usize| {
@@ -285,6 +280,18 @@ pub(crate) fn solve(
             break;
         }
         recent[slot] = largest;
+    }
+    // What holds each body: the corners' final impulses summed once, not every sweep's
+    // change as it is made (a third of a sweep's work).
+    let mut held = vec![Held::default(); bodies.len()];
+    for (k, c) in contacts.iter().enumerate() {
+        for (corner, point) in c.corners.iter().enumerate() {
+            let p = c.normal * normal[k][corner] + across[k][corner];
+            for (body, p) in [(c.a, -p), (c.b, p)] {
+                held[body].impulse += p;
+                held[body].angular += (point - bodies[body].position).cross(&p);
+            }
+        }
     }
     let warm = contacts
         .iter()
