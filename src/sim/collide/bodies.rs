@@ -219,50 +219,90 @@ pub(crate) fn collision_bodies(
     model: &Model,
     mut earlier: Vec<Option<CollisionBody>>,
 ) -> Vec<CollisionBody> {
-    // Found through the model's index, checked by name (the index is the scene's after
-    // `Model::update`, but a search costs nothing a body taken over pays): indexing every
-    // shape set here was a tenth of `Collider::after_edit` for one body added.
-    let shape_set = |name: &str| -> Option<&ShapeSet> {
+    let shape_set = shape_sets(scene, model);
+    (0..model.bodies().len())
+        .map(|i| match earlier.get_mut(i).and_then(Option::take) {
+            Some(before) => recoefficiented(scene, i, before),
+            None => collision_body(scene, model, i, &shape_set),
+        })
+        .collect()
+}
+
+/// [`collision_bodies`] after an edit that kept every earlier body in its place (an edit in
+/// place, or bodies added at the end): `bodies`, the collider's before the edit, are kept in
+/// their own memory, those `changed` made again and the added ones appended. Moving a thousand
+/// bodies through a vector of options into a new one was a tenth of the first update after
+/// adding a body, most of it the new memory's page faults.
+pub(crate) fn collision_bodies_in_place(
+    scene: &Scene,
+    model: &Model,
+    mut bodies: Vec<CollisionBody>,
+    changed: &std::collections::HashSet<usize>,
+) -> Vec<CollisionBody> {
+    let shape_set = shape_sets(scene, model);
+    let n = model.bodies().len();
+    bodies.truncate(n);
+    for (i, body) in bodies.iter_mut().enumerate() {
+        if changed.contains(&i) {
+            *body = collision_body(scene, model, i, &shape_set);
+        } else {
+            body.restitution = scene.bodies[i].restitution.value;
+            body.friction = scene.bodies[i].friction.value;
+        }
+    }
+    let kept = bodies.len();
+    bodies.extend((kept..n).map(|i| collision_body(scene, model, i, &shape_set)));
+    bodies
+}
+
+/// The scene's shape sets by name, found through the model's index and checked by name (the
+/// index is the scene's after `Model::update`, but a search costs nothing a body taken over
+/// pays): indexing every shape set here was a tenth of `Collider::after_edit` for one body
+/// added.
+fn shape_sets<'a>(scene: &'a Scene, model: &'a Model) -> impl Fn(&str) -> Option<&'a ShapeSet> {
+    move |name: &str| {
         (model.shape_place(name).and_then(|i| scene.shapes.get(i)))
             .filter(|s| s.name == name)
             .or_else(|| scene.shapes.iter().find(|s| s.name == name))
-    };
-    model
-        .bodies()
-        .iter()
-        .enumerate()
-        .map(|(i, body)| {
-            let (restitution, friction) = (
-                scene.bodies[i].restitution.value,
-                scene.bodies[i].friction.value,
-            );
-            if let Some(before) = earlier.get_mut(i).and_then(Option::take) {
-                return CollisionBody {
-                    restitution,
-                    friction,
-                    ..before
-                };
-            }
-            let shape = shape_set(&scene.bodies[i].shape).and_then(|s| s.geometry().ok());
-            let reach = shape.as_ref().map_or(0.0, |shape| {
-                let sphere = shape.bounding_sphere(&Isometry3::identity());
-                (sphere.center - body.center).norm() + sphere.radius
-            });
-            let spin_reach = shape
-                .as_ref()
-                .map_or(0.0, |shape| shape.spin_reach(&body.center));
-            CollisionBody {
-                model: body.clone(),
-                shape,
-                reach,
-                spin_reach,
-                restitution,
-                friction,
-                constraints: model.constraints(i).to_vec(),
-                self_contained: model.self_contained(i),
-            }
-        })
-        .collect()
+    }
+}
+
+/// Body `before`, taken over from before an edit, with body `i`'s restitution and friction
+/// now (a collision property, changed without changing the body's equations).
+fn recoefficiented(scene: &Scene, i: usize, before: CollisionBody) -> CollisionBody {
+    CollisionBody {
+        restitution: scene.bodies[i].restitution.value,
+        friction: scene.bodies[i].friction.value,
+        ..before
+    }
+}
+
+/// Body `i` of `model` as the collider sees it, made anew.
+fn collision_body<'a>(
+    scene: &'a Scene,
+    model: &Model,
+    i: usize,
+    shape_set: &impl Fn(&str) -> Option<&'a ShapeSet>,
+) -> CollisionBody {
+    let body = &model.bodies()[i];
+    let shape = shape_set(&scene.bodies[i].shape).and_then(|s| s.geometry().ok());
+    let reach = shape.as_ref().map_or(0.0, |shape| {
+        let sphere = shape.bounding_sphere(&Isometry3::identity());
+        (sphere.center - body.center).norm() + sphere.radius
+    });
+    let spin_reach = shape
+        .as_ref()
+        .map_or(0.0, |shape| shape.spin_reach(&body.center));
+    CollisionBody {
+        model: body.clone(),
+        shape,
+        reach,
+        spin_reach,
+        restitution: scene.bodies[i].restitution.value,
+        friction: scene.bodies[i].friction.value,
+        constraints: model.constraints(i).to_vec(),
+        self_contained: model.self_contained(i),
+    }
 }
 
 /// Pairs `(i, j)`, `i < j`, of directly linked parts of one articulated body: they do not

@@ -64,7 +64,9 @@ use crate::sim::motion::Tracks;
 use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
-use bodies::{collision_bodies, linked_parts, CollisionBody, Kinematics};
+use bodies::{
+    collision_bodies, collision_bodies_in_place, linked_parts, CollisionBody, Kinematics,
+};
 use check::Ends;
 use contact::Contacts;
 use known::KnownBoxes;
@@ -210,14 +212,19 @@ impl Collider {
         let free = model.free_loads(reuse);
         // The bodies the edit left alone move over from the old collider, which is not used
         // again.
-        let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
-        earlier.resize_with(model.bodies().len(), || None);
-        for (o, body) in std::mem::take(&mut old.bodies).into_iter().enumerate() {
-            if let Some(b) = map[o].filter(|b| !changed.contains(b)) {
-                earlier[b] = Some(body);
+        let before = std::mem::take(&mut old.bodies);
+        let bodies = if map.iter().enumerate().all(|(o, &b)| b == Some(o)) {
+            collision_bodies_in_place(scene, model, before, changed)
+        } else {
+            let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
+            earlier.resize_with(model.bodies().len(), || None);
+            for (o, body) in before.into_iter().enumerate() {
+                if let Some(b) = map[o].filter(|b| !changed.contains(b)) {
+                    earlier[b] = Some(body);
+                }
             }
-        }
-        let bodies = collision_bodies(scene, model, earlier);
+            collision_bodies(scene, model, earlier)
+        };
         let readers = std::mem::take(&mut old.readers);
         let mut detector = Detector::new(scene, model, free, bodies, readers);
         let back_ups = detector.inherit(&old, &map, changed, recollide);
