@@ -20,8 +20,8 @@
 //! after that. A scene made otherwise (by hand, in tests) has none, and is compared in full.
 
 use super::model::{
-    Body, ExprVec, Force, ForceKind, ForceValue, Geometry, Link, LinkTarget, Scene, ShapePart,
-    ShapeSet, Vec3,
+    Body, Color, ExprVec, Force, ForceKind, ForceValue, Geometry, Link, LinkTarget, Scene,
+    ShapePart, ShapeSet, Vec3,
 };
 use std::hash::{DefaultHasher, Hasher};
 
@@ -112,6 +112,10 @@ impl Digest {
         self
     }
 
+    fn color(&mut self, c: Color) {
+        self.numbers(&[f64::from(c.r), f64::from(c.g), f64::from(c.b)]);
+    }
+
     fn vector(&mut self, v: &Vec3) -> &mut Digest {
         self.numbers(v.as_slice())
     }
@@ -180,9 +184,7 @@ fn shape(s: &ShapeSet) -> u128 {
                 &mut d
             }
         };
-        d.optional(*color, |d, c| {
-            d.numbers(&[f64::from(c.r), f64::from(c.g), f64::from(c.b)]);
-        });
+        d.optional(*color, Digest::color);
     }
     d.finish()
 }
@@ -223,10 +225,7 @@ fn body(b: &Body) -> u128 {
     d.byte(u8::from(*fixed))
         .number(restitution.value)
         .number(friction.value);
-    d.optional(color.as_ref(), |d, c| {
-        let c = c.value;
-        d.numbers(&[f64::from(c.r), f64::from(c.g), f64::from(c.b)]);
-    });
+    d.optional(color.as_ref(), |d, c| d.color(c.value));
     d.finish()
 }
 

@@ -35,6 +35,13 @@ pub(crate) struct CollisionBody {
 }
 
 impl CollisionBody {
+    /// Takes scene body `i`'s restitution and friction, for a body taken over from before an
+    /// edit (a collision property, changed without changing the body's equations).
+    fn recoefficient(&mut self, scene: &Scene, i: usize) {
+        self.restitution = scene.bodies[i].restitution.value;
+        self.friction = scene.bodies[i].friction.value;
+    }
+
     /// Infinitely massive at `t`: fixed, or following a trajectory.
     pub fn immovable(&self, t: f64) -> bool {
         self.model.is_fixed() || self.constraints.iter().any(|c| c.holds_at(t))
@@ -222,7 +229,10 @@ pub(crate) fn collision_bodies(
     let shape_set = shape_sets(scene, model);
     (0..model.bodies().len())
         .map(|i| match earlier.get_mut(i).and_then(Option::take) {
-            Some(before) => recoefficiented(scene, i, before),
+            Some(mut before) => {
+                before.recoefficient(scene, i);
+                before
+            }
             None => collision_body(scene, model, i, &shape_set),
         })
         .collect()
@@ -246,8 +256,7 @@ pub(crate) fn collision_bodies_in_place(
         if changed.contains(&i) {
             *body = collision_body(scene, model, i, &shape_set);
         } else {
-            body.restitution = scene.bodies[i].restitution.value;
-            body.friction = scene.bodies[i].friction.value;
+            body.recoefficient(scene, i);
         }
     }
     let kept = bodies.len();
@@ -264,16 +273,6 @@ fn shape_sets<'a>(scene: &'a Scene, model: &'a Model) -> impl Fn(&str) -> Option
         (model.shape_place(name).and_then(|i| scene.shapes.get(i)))
             .filter(|s| s.name == name)
             .or_else(|| scene.shapes.iter().find(|s| s.name == name))
-    }
-}
-
-/// Body `before`, taken over from before an edit, with body `i`'s restitution and friction
-/// now (a collision property, changed without changing the body's equations).
-fn recoefficiented(scene: &Scene, i: usize, before: CollisionBody) -> CollisionBody {
-    CollisionBody {
-        restitution: scene.bodies[i].restitution.value,
-        friction: scene.bodies[i].friction.value,
-        ..before
     }
 }
 

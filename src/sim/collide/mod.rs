@@ -61,7 +61,9 @@ use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
-use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
+use crate::sim::physics::{
+    keeps_places, BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES,
+};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{
@@ -213,7 +215,7 @@ impl Collider {
         // The bodies the edit left alone move over from the old collider, which is not used
         // again.
         let before = std::mem::take(&mut old.bodies);
-        let bodies = if map.iter().enumerate().all(|(o, &b)| b == Some(o)) {
+        let bodies = if keeps_places(&map) {
             collision_bodies_in_place(scene, model, before, changed)
         } else {
             let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
