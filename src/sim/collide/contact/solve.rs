@@ -35,15 +35,52 @@ impl SolverBody {
         self.velocity + self.angular_velocity.cross(&(point - self.position))
     }
 
-    /// How a unit impulse along `d` at `point` changes this body's velocity there along `d`.
-    fn compliance(&self, point: &Vector3<f64>, d: &Vector3<f64>) -> f64 {
-        let r = point - self.position;
-        self.inverse_mass + d.dot(&(self.inverse_inertia * r.cross(d)).cross(&r))
+    pub(super) fn apply(&mut self, point: &Vector3<f64>, impulse: &Vector3<f64>) {
+        self.apply_from(&(point - self.position), impulse);
     }
 
-    pub(super) fn apply(&mut self, point: &Vector3<f64>, impulse: &Vector3<f64>) {
+    /// [`SolverBody::apply`] at `from` the centre of mass.
+    fn apply_from(&mut self, from: &Vector3<f64>, impulse: &Vector3<f64>) {
         self.velocity += impulse * self.inverse_mass;
-        self.angular_velocity += self.inverse_inertia * (point - self.position).cross(impulse);
+        self.angular_velocity += self.inverse_inertia * from.cross(impulse);
+    }
+}
+
+/// How one corner's relative velocity (B's point velocity less A's) answers an impulse `p`
+/// there (on B, and `-p` on A): by `compliance · p`. Worked out once per solve, so that a
+/// sweep reads each corner's velocity once and applies its normal and friction impulses
+/// together (two reads, two applications and two compliances across the normal per corner
+/// were most of a sweep's work).
+struct Reach {
+    /// The corner from each body's centre of mass.
+    from_a: Vector3<f64>,
+    from_b: Vector3<f64>,
+    compliance: Matrix3<f64>,
+    /// `compliance · normal`, and the normal's component of that.
+    along_normal: Vector3<f64>,
+    normal_compliance: f64,
+}
+
+impl Reach {
+    fn of(a: &SolverBody, b: &SolverBody, point: &Vector3<f64>, normal: &Vector3<f64>) -> Reach {
+        let (from_a, from_b) = (point - a.position, point - b.position);
+        // An impulse p at r changes the point's velocity by p/m + (I⁻¹ (r × p)) × r, that is by
+        // (1/m − [r]× I⁻¹ [r]×) p.
+        let turn = |r: &Vector3<f64>, inverse_inertia: &Matrix3<f64>| {
+            let cross = r.cross_matrix();
+            -(cross * inverse_inertia * cross)
+        };
+        let compliance = Matrix3::identity() * (a.inverse_mass + b.inverse_mass)
+            + turn(&from_a, &a.inverse_inertia)
+            + turn(&from_b, &b.inverse_inertia);
+        let along_normal = compliance * normal;
+        Reach {
+            from_a,
+            from_b,
+            compliance,
+            along_normal,
+            normal_compliance: normal.dot(&along_normal),
+        }
     }
 }
 
@@ -178,17 +215,14 @@ pub(crate) fn solve(
         normal.push(start);
         across.push(start_across);
     }
-    // How each corner's normal speed answers a unit impulse along the normal: fixed over the
-    // solve (positions and inertias do not change), so worked out once, not once per sweep.
-    let normal_compliance: Vec<Vec<f64>> = contacts
+    // How each corner's relative velocity answers an impulse there: fixed over the solve
+    // (positions and inertias do not change), so worked out once, not once per sweep.
+    let reach: Vec<Vec<Reach>> = contacts
         .iter()
         .map(|c| {
             c.corners
                 .iter()
-                .map(|point| {
-                    bodies[c.a].compliance(point, &c.normal)
-                        + bodies[c.b].compliance(point, &c.normal)
-                })
+                .map(|point| Reach::of(&bodies[c.a], &bodies[c.b], point, &c.normal))
                 .collect()
         })
         .collect();
@@ -203,53 +237,53 @@ pub(crate) fn solve(
         let mut largest: f64 = 0.0;
         for (k, c) in contacts.iter().enumerate() {
             let n = c.normal;
-            for (corner, point) in c.corners.iter().enumerate() {
-                let relative = |bodies: &[SolverBody]| {
-                    bodies[c.b].point_velocity(point) - bodies[c.a].point_velocity(point)
-                };
-                let kn = normal_compliance[k][corner];
+            for (corner, r) in reach[k].iter().enumerate() {
+                let kn = r.normal_compliance;
                 if !(kn > 0.0 && kn.is_finite()) {
                     continue;
                 }
-                let u = relative(bodies).dot(&n);
+                let (a, b) = (&bodies[c.a], &bodies[c.b]);
+                // The corner's relative velocity, read once and then moved on by the
+                // compliance as the normal impulse changes.
+                let mut relative = (b.velocity + b.angular_velocity.cross(&r.from_b))
+                    - (a.velocity + a.angular_velocity.cross(&r.from_a));
+                let u = relative.dot(&n);
                 let next = (normal[k][corner] + (c.target - u) / kn).max(0.0);
                 let change = next - normal[k][corner];
+                let mut impulse = Vector3::zeros();
                 if change != 0.0 {
                     normal[k][corner] = next;
-                    push(bodies, c, point, n * change);
+                    impulse = n * change;
+                    relative += r.along_normal * change;
                     largest = largest.max(change.abs() * kn);
                 }
-                if c.friction == 0.0 {
-                    continue;
+                if c.friction != 0.0 {
+                    let sliding = relative - relative.dot(&n) * n;
+                    let speed = sliding.norm();
+                    let limit = c.friction * normal[k][corner];
+                    if speed != 0.0 || across[k][corner].norm() > limit {
+                        let (t, kt) = if speed > 0.0 {
+                            let t = sliding / speed;
+                            (t, t.dot(&(r.compliance * t)))
+                        } else {
+                            (Vector3::zeros(), 1.0)
+                        };
+                        if kt > 0.0 && kt.is_finite() {
+                            let mut next = across[k][corner] - t * (speed / kt);
+                            if next.norm() > limit {
+                                next *= limit / next.norm();
+                            }
+                            let change = next - across[k][corner];
+                            across[k][corner] = next;
+                            impulse += change;
+                            largest = largest.max(change.norm() * kt);
+                        }
+                    }
                 }
-                let v = relative(bodies);
-                let sliding = v - v.dot(&n) * n;
-                let speed = sliding.norm();
-                let limit = c.friction * normal[k][corner];
-                if speed == 0.0 && across[k][corner].norm() <= limit {
-                    continue;
+                if impulse != Vector3::zeros() {
+                    bodies[c.a].apply_from(&r.from_a, &-impulse);
+                    bodies[c.b].apply_from(&r.from_b, &impulse);
                 }
-                let t = if speed > 0.0 {
-                    sliding / speed
-                } else {
-                    Vector3::zeros()
-                };
-                let kt = if speed > 0.0 {
-                    bodies[c.a].compliance(point, &t) + bodies[c.b].compliance(point, &t)
-                } else {
-                    1.0
-                };
-                if !(kt > 0.0 && kt.is_finite()) {
-                    continue;
-                }
-                let mut next = across[k][corner] - t * (speed / kt);
-                if next.norm() > limit {
-                    next *= limit / next.norm();
-                }
-                let change = next - across[k][corner];
-                across[k][corner] = next;
-                push(bodies, c, point, change);
-                largest = largest.max(change.norm() * kt);
             }
         }
         if largest <= tolerance {
