@@ -19,13 +19,13 @@
 use super::bodies::Bodies;
 use super::body::{BodyModel, BODY_VARIABLES};
 use super::interaction::InteractionInputs;
-use super::layout::block;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::lang::span::Span;
 use crate::sim::integrate::just_below;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
+use crate::sim::VarId;
 use crate::sym::{Node, Pool, Symbol, Tape, Vec3, Workspace};
 use nalgebra::Vector3;
 use std::collections::HashSet;
@@ -102,14 +102,21 @@ pub(crate) struct Evaluation<'a> {
     pub curves: &'a Curves,
     pub inputs: &'a InteractionInputs,
     pub bodies: &'a Bodies,
-    /// The body of each state variable (`None` for the variables of no body).
-    pub owners: Vec<Option<usize>>,
+    /// The body of each slot (`None` for an unused one), whose block of [`BODY_VARIABLES`]
+    /// state variables it holds: read for a variable's body rather than spread over every
+    /// variable (a table of 13,000 made at every update was a fiftieth of the first one).
+    pub slots: &'a [Option<usize>],
 }
 
 impl Evaluation<'_> {
     /// The body a load acts on.
     pub(crate) fn body(&self, load: &Load) -> usize {
-        self.owners[block(load.slot).at(0).index()].expect("a load's slot holds a moving body")
+        self.slots[load.slot].expect("a load's slot holds a moving body")
+    }
+
+    /// The body whose state variable `var` is (`None` for the variables of no body).
+    fn owner(&self, var: VarId) -> Option<usize> {
+        *self.slots.get(var.index() / BODY_VARIABLES)?
     }
 }
 
@@ -184,7 +191,7 @@ impl Loads {
         for &node in &outputs {
             for &symbol in pool.symbols(node) {
                 if let Meaning::State(var) = eval.symbols.meaning(symbol) {
-                    let body = (*eval.owners.get(var.index())?)?;
+                    let body = eval.owner(var)?;
                     if !reads.contains(&body) {
                         reads.push(body);
                     }
