@@ -61,13 +61,12 @@ use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
-use crate::sim::physics::{
-    keeps_places, BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES,
-};
+use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{
-    collision_bodies, collision_bodies_in_place, linked_parts, CollisionBody, Kinematics,
+    collision_bodies, collision_bodies_in_place, keeps_order, linked_parts, CollisionBody,
+    Kinematics,
 };
 use check::Ends;
 use contact::Contacts;
@@ -215,8 +214,8 @@ impl Collider {
         // The bodies the edit left alone move over from the old collider, which is not used
         // again.
         let before = std::mem::take(&mut old.bodies);
-        let bodies = if keeps_places(&map) {
-            collision_bodies_in_place(scene, model, before, changed)
+        let bodies = if keeps_order(&map, model.bodies().len()) {
+            collision_bodies_in_place(scene, model, before, &map, changed)
         } else {
             let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
             earlier.resize_with(model.bodies().len(), || None);

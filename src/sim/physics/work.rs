@@ -674,6 +674,6 @@ fn raw_state(
 }
 
 /// Whether every earlier body keeps its index (`map`: each earlier body's index now).
-pub(crate) fn keeps_places(map: &[Option<usize>]) -> bool {
+fn keeps_places(map: &[Option<usize>]) -> bool {
     map.iter().enumerate().all(|(o, &b)| b == Some(o))
 }
