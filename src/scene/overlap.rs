@@ -110,18 +110,26 @@ pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option
         is_edited[e] = true;
     }
     let active = active_at_start(scene);
-    // Fx, not SipHash: a thousand names hashed here at every edit, none chosen adversarially.
-    let shape_sets: FxHashMap<&str, &ShapeSet> = scene
-        .shapes
-        .iter()
-        .rev()
-        .map(|s| (s.name.as_str(), s))
-        .collect();
+    // The edited bodies' shape sets and how far any shape reaches, in one pass over the shape
+    // sets that hashes no name: the others' sets are looked up by name only for the bodies
+    // near enough an edited one to need them (indexing every name was a twentieth of the
+    // first update after adding a body to 1,000).
+    let mut max_reach = 0.0f64;
+    let mut edited_sets: Vec<Option<&ShapeSet>> = vec![None; edited.len()];
+    for set in &scene.shapes {
+        max_reach = max_reach.max(rough_reach(set));
+        for (&e, found) in edited.iter().zip(&mut edited_sets) {
+            if found.is_none() && scene.bodies[e].shape == set.name {
+                *found = Some(set);
+            }
+        }
+    }
+    let mut shape_sets = ShapeSets::new(scene);
     let mut built: FxHashMap<&str, Option<CentredShape>> = FxHashMap::default();
     let mut found: Vec<Overlap> = Vec::new();
-    for &e in &edited {
+    for (&e, set) in edited.iter().zip(edited_sets) {
         let body = &scene.bodies[e];
-        let Some(set) = shape_sets.get(body.shape.as_str()) else {
+        let Some(set) = set else {
             continue;
         };
         let (state, held) = placed_at_start(scene, body, &active);
@@ -131,12 +139,15 @@ pub fn starting_overlap_after_edit(scene: &Scene, changes: &SceneDiff) -> Option
             if o == e || (o > e && is_edited[o]) {
                 continue;
             }
-            let Some(other_set) = shape_sets.get(other.shape.as_str()) else {
-                continue;
-            };
             let (other_state, other_held) = placed_at_start(scene, other, &active);
             let apart = (other_state.position - state.position).norm();
-            if apart > reach + rough_reach(other_set) || (held && other_held) {
+            if apart > reach + max_reach || (held && other_held) {
+                continue;
+            }
+            let Some(other_set) = shape_sets.get(&other.shape) else {
+                continue;
+            };
+            if apart > reach + rough_reach(other_set) {
                 continue;
             }
             if linked_pair(scene, e, o) {
@@ -284,6 +295,30 @@ fn rough_reach(set: &ShapeSet) -> f64 {
         })
         .fold(0.0, f64::max);
     2.0 * d
+}
+
+/// A scene's shape sets by name (the first of a name), indexed at the first look-up.
+struct ShapeSets<'a> {
+    scene: &'a Scene,
+    // Fx, not SipHash: a thousand names hashed, none chosen adversarially.
+    index: Option<FxHashMap<&'a str, &'a ShapeSet>>,
+}
+
+impl<'a> ShapeSets<'a> {
+    fn new(scene: &'a Scene) -> ShapeSets<'a> {
+        ShapeSets { scene, index: None }
+    }
+
+    /// The shape set called `name`.
+    fn get(&mut self, name: &str) -> Option<&'a ShapeSet> {
+        let scene = self.scene;
+        let index = self.index.get_or_insert_with(|| {
+            (scene.shapes.iter().rev())
+                .map(|s| (s.name.as_str(), s))
+                .collect()
+        });
+        index.get(name).copied()
+    }
 }
 
 /// The trajectories in effect at the scene's start.

@@ -73,6 +73,9 @@ impl Solver {
     ) -> Result<Solver, PhysicsError> {
         limits.check_scene(&scene)?;
         check_overlap(&scene)?;
+        // The thread that frees what updates replace, started with the first solver rather
+        // than inside the first update (its start was a fiftieth of that update).
+        dropper();
         let model = Model::compile(&scene)?;
         let mut simulation = model.simulation(options(&model, strategy))?;
         let collider = scene.simulator.collisions.then(|| {
@@ -301,19 +304,24 @@ impl Solver {
 /// of `Solver::update`'s processor time), and nothing waits for them to be freed. Drops it
 /// here if that thread cannot be started.
 fn drop_aside<T: Send + 'static>(value: T) {
+    if let Some(send) = dropper() {
+        // The thread never ends while a sender is left, so the send succeeds.
+        let _ = send.send(Box::new(value));
+    }
+}
+
+/// The channel to [`drop_aside`]'s thread, started at the first call (`None` if it cannot be
+/// started).
+fn dropper() -> &'static Option<Sender<Box<dyn Send>>> {
     static DROPPER: OnceLock<Option<Sender<Box<dyn Send>>>> = OnceLock::new();
-    let dropper = DROPPER.get_or_init(|| {
+    DROPPER.get_or_init(|| {
         let (send, receive) = mpsc::channel::<Box<dyn Send>>();
         let thread = std::thread::Builder::new().name("asgard-drop".into());
         thread
             .spawn(move || receive.into_iter().for_each(drop))
             .ok()
             .map(|_| send)
-    });
-    if let Some(send) = dropper {
-        // The thread never ends while a sender is left, so the send succeeds.
-        let _ = send.send(Box::new(value));
-    }
+    })
 }
 
 /// Refuses a scene whose bodies start inside each other, at the later body.

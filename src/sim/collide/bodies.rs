@@ -2,6 +2,7 @@
 //! mass, how far the shape reaches from it, its mass properties and restitution, when it is
 //! infinitely massive, and its state read back from the tracks.
 
+use super::with_room;
 use crate::geom::Shape;
 use crate::lang::fxhash::FxHashSet;
 use crate::scene::model::{LinkTarget, Scene, ShapeSet};
@@ -227,40 +228,73 @@ pub(crate) fn collision_bodies(
     mut earlier: Vec<Option<CollisionBody>>,
 ) -> Vec<CollisionBody> {
     let shape_set = shape_sets(scene, model);
-    (0..model.bodies().len())
-        .map(|i| match earlier.get_mut(i).and_then(Option::take) {
+    let n = model.bodies().len();
+    // With room, so that the next edit adding a body inserts it in this memory.
+    let mut bodies = Vec::with_capacity(with_room(n));
+    bodies.extend(
+        (0..n).map(|i| match earlier.get_mut(i).and_then(Option::take) {
             Some(mut before) => {
                 before.recoefficient(scene, i);
                 before
             }
             None => collision_body(scene, model, i, &shape_set),
-        })
-        .collect()
+        }),
+    );
+    bodies
 }
 
-/// [`collision_bodies`] after an edit that kept every earlier body in its place (an edit in
-/// place, or bodies added at the end): `bodies`, the collider's before the edit, are kept in
-/// their own memory, those `changed` made again and the added ones appended. Moving a thousand
-/// bodies through a vector of options into a new one was a tenth of the first update after
-/// adding a body, most of it the new memory's page faults.
+/// At most this many bodies inserted before others by [`collision_bodies_in_place`]: each
+/// insertion moves every body after it.
+const MAX_INSERTED: usize = 16;
+
+/// Whether [`collision_bodies_in_place`] can take the edit `map` describes (each earlier
+/// body's index now, of `n` bodies): the earlier bodies kept keep their order, and at most
+/// [`MAX_INSERTED`] bodies are added before the last of them.
+pub(crate) fn keeps_order(map: &[Option<usize>], n: usize) -> bool {
+    let mut places = map.iter().flatten();
+    let mut last = None;
+    let in_order = places.all(|&b| {
+        let after = last.is_none_or(|l| b > l);
+        last = Some(b);
+        after
+    });
+    let kept = map.iter().flatten().count();
+    let inserted_before = last.map_or(0, |l| l + 1 - kept);
+    in_order && kept <= n && inserted_before <= MAX_INSERTED
+}
+
+/// [`collision_bodies`] after an edit that kept the earlier bodies in their order
+/// ([`keeps_order`]; `map`: each earlier body's index now): `bodies`, the collider's before
+/// the edit, are kept in their own memory, the deleted ones removed, those `changed` made
+/// again and the added ones inserted at their places. Moving a thousand bodies through a
+/// vector of options into a new one was a tenth of the first update after adding a body, most
+/// of it the new memory's page faults; an insertion moves the bodies after it within the
+/// memory they have (made with room, see [`collision_bodies`]).
 pub(crate) fn collision_bodies_in_place(
     scene: &Scene,
     model: &Model,
     mut bodies: Vec<CollisionBody>,
+    map: &[Option<usize>],
     changed: &std::collections::HashSet<usize>,
 ) -> Vec<CollisionBody> {
     let shape_set = shape_sets(scene, model);
     let n = model.bodies().len();
-    bodies.truncate(n);
-    for (i, body) in bodies.iter_mut().enumerate() {
-        if changed.contains(&i) {
-            *body = collision_body(scene, model, i, &shape_set);
+    let mut old = 0;
+    bodies.retain(|_| {
+        old += 1;
+        map[old - 1].is_some()
+    });
+    // `bodies[..i]` are in their places; `bodies[i..]` are the kept ones still to place.
+    let mut places = map.iter().flatten().copied().peekable();
+    for i in 0..n {
+        if places.next_if_eq(&i).is_none() {
+            bodies.insert(i, collision_body(scene, model, i, &shape_set));
+        } else if changed.contains(&i) {
+            bodies[i] = collision_body(scene, model, i, &shape_set);
         } else {
-            body.recoefficient(scene, i);
+            bodies[i].recoefficient(scene, i);
         }
     }
-    let kept = bodies.len();
-    bodies.extend((kept..n).map(|i| collision_body(scene, model, i, &shape_set)));
     bodies
 }
 
@@ -322,4 +356,26 @@ pub(crate) fn linked_parts(scene: &Scene, model: &Model) -> FxHashSet<(usize, us
         }
     }
     pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{keeps_order, MAX_INSERTED};
+
+    #[test]
+    fn order_kept_when_bodies_are_added_or_deleted_but_not_reordered() {
+        // Kept in place, added at the end, added at the top, one deleted.
+        assert!(keeps_order(&[Some(0), Some(1), Some(2)], 3));
+        assert!(keeps_order(&[Some(0), Some(1)], 5));
+        assert!(keeps_order(&[Some(1), Some(2)], 3));
+        assert!(keeps_order(&[Some(0), None, Some(1)], 2));
+        // Two bodies swapped.
+        assert!(!keeps_order(&[Some(1), Some(0)], 2));
+        // Too many added before the last kept body: each insertion moves those after it.
+        let n = MAX_INSERTED + 2;
+        assert!(keeps_order(&[Some(n - 2), Some(n - 1)], n));
+        assert!(!keeps_order(&[Some(n - 1)], n));
+        // Any number added after the last.
+        assert!(keeps_order(&[Some(0)], 10 * MAX_INSERTED));
+    }
 }

@@ -61,13 +61,12 @@ use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
 use crate::sim::motion::Tracks;
-use crate::sim::physics::{
-    keeps_places, BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES,
-};
+use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
 use crate::sim::VarId;
 use bodies::{
-    collision_bodies, collision_bodies_in_place, linked_parts, CollisionBody, Kinematics,
+    collision_bodies, collision_bodies_in_place, keeps_order, linked_parts, CollisionBody,
+    Kinematics,
 };
 use check::Ends;
 use contact::Contacts;
@@ -153,6 +152,7 @@ impl Collider {
                 model.free_loads(None),
                 collision_bodies(scene, model, Vec::new()),
                 Readers::default(),
+                Vec::new(),
             ))),
         }
     }
@@ -215,8 +215,8 @@ impl Collider {
         // The bodies the edit left alone move over from the old collider, which is not used
         // again.
         let before = std::mem::take(&mut old.bodies);
-        let bodies = if keeps_places(&map) {
-            collision_bodies_in_place(scene, model, before, changed)
+        let bodies = if keeps_order(&map, model.bodies().len()) {
+            collision_bodies_in_place(scene, model, before, &map, changed)
         } else {
             let mut earlier: Vec<Option<CollisionBody>> = Vec::new();
             earlier.resize_with(model.bodies().len(), || None);
@@ -228,7 +228,8 @@ impl Collider {
             collision_bodies(scene, model, earlier)
         };
         let readers = std::mem::take(&mut old.readers);
-        let mut detector = Detector::new(scene, model, free, bodies, readers);
+        let body_of_var = std::mem::take(&mut old.body_of_var);
+        let mut detector = Detector::new(scene, model, free, bodies, readers, body_of_var);
         let back_ups = detector.inherit(&old, &map, changed, recollide);
         let collider = Collider {
             shared: Arc::new(Mutex::new(detector)),
@@ -372,15 +373,24 @@ struct Detector {
 
 impl Detector {
     /// The detector of `bodies`, compiled from `scene` as `model`, with nothing checked yet;
-    /// its readers made in the memory of `readers` (see [`Readers::reset`]).
+    /// its readers made in the memory of `readers` (see [`Readers::reset`]) and its table of
+    /// each variable's body in that of `body_of_var` (an earlier detector's, with an eighth
+    /// more room: made afresh, its 13,000 entries' page faults were a twentieth of the first
+    /// update after adding a body).
     fn new(
         scene: &Scene,
         model: &Model,
         free: FreeLoads,
         bodies: Vec<CollisionBody>,
         readers: Readers,
+        mut body_of_var: Vec<u32>,
     ) -> Detector {
-        let mut body_of_var = vec![NO_BODY; model.system().len()];
+        let vars = model.system().len();
+        body_of_var.clear();
+        if body_of_var.capacity() < vars {
+            body_of_var = Vec::with_capacity(with_room(vars));
+        }
+        body_of_var.resize(vars, NO_BODY);
         for (b, body) in bodies.iter().enumerate() {
             if let Some(vars) = body.model.vars {
                 body_of_var[vars.first.index()..][..BODY_VARIABLES].fill(b as u32);

@@ -10,7 +10,6 @@
 
 use super::bodies::Bodies;
 use super::interaction::InteractionInputs;
-use super::layout::block;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use super::work::Evaluation;
@@ -88,22 +87,19 @@ impl TapeFactory {
 
 impl TapeFactory {
     /// What the energy ledger needs to evaluate the scene's loads, for `bodies` and `slots`
-    /// (by slot, the moving body holding it): each variable's body is read from the slots,
-    /// a pass over a list rather than a pointer followed per body.
-    pub fn evaluation<'a>(&'a self, bodies: &'a Bodies, slots: &[Option<usize>]) -> Evaluation<'a> {
-        let mut owners = vec![None; self.rhs.len()];
-        for (s, &b) in slots.iter().enumerate() {
-            for var in block(s).all() {
-                owners[var.index()] = b;
-            }
-        }
+    /// (by slot, the moving body holding it): each variable's body is read from the slots.
+    pub fn evaluation<'a>(
+        &'a self,
+        bodies: &'a Bodies,
+        slots: &'a [Option<usize>],
+    ) -> Evaluation<'a> {
         Evaluation {
             pool: &self.pool,
             symbols: &self.symbols,
             curves: &self.curves,
             inputs: &self.inputs,
             bodies,
-            owners,
+            slots,
         }
     }
 }

@@ -86,5 +86,5 @@ pub use motion::{BodySampler, BodyState, BodyTrack, SceneMotion};
 pub use rotation::angular_velocity_from_rate;
 pub use trajectory::Constraint;
 pub use update::{BodyMoves, ModelUpdate};
-pub(crate) use work::{keeps_places, FreeLoads, Reuse};
 pub use work::{ElementKind as WorkKind, Work};
+pub(crate) use work::{FreeLoads, Reuse};

@@ -19,13 +19,13 @@
 use super::bodies::Bodies;
 use super::body::{BodyModel, BODY_VARIABLES};
 use super::interaction::InteractionInputs;
-use super::layout::block;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::lang::span::Span;
 use crate::sim::integrate::just_below;
 use crate::sim::motion::Tracks;
 use crate::sim::track::{Cursor, Side};
+use crate::sim::VarId;
 use crate::sym::{Node, Pool, Symbol, Tape, Vec3, Workspace};
 use nalgebra::Vector3;
 use std::collections::HashSet;
@@ -102,14 +102,21 @@ pub(crate) struct Evaluation<'a> {
     pub curves: &'a Curves,
     pub inputs: &'a InteractionInputs,
     pub bodies: &'a Bodies,
-    /// The body of each state variable (`None` for the variables of no body).
-    pub owners: Vec<Option<usize>>,
+    /// The body of each slot (`None` for an unused one), whose block of [`BODY_VARIABLES`]
+    /// state variables it holds: read for a variable's body rather than spread over every
+    /// variable (a table of 13,000 made at every update was a fiftieth of the first one).
+    pub slots: &'a [Option<usize>],
 }
 
 impl Evaluation<'_> {
     /// The body a load acts on.
     pub(crate) fn body(&self, load: &Load) -> usize {
-        self.owners[block(load.slot).at(0).index()].expect("a load's slot holds a moving body")
+        self.slots[load.slot].expect("a load's slot holds a moving body")
+    }
+
+    /// The body whose state variable `var` is (`None` for the variables of no body).
+    fn owner(&self, var: VarId) -> Option<usize> {
+        *self.slots.get(var.index() / BODY_VARIABLES)?
     }
 }
 
@@ -184,7 +191,7 @@ impl Loads {
         for &node in &outputs {
             for &symbol in pool.symbols(node) {
                 if let Meaning::State(var) = eval.symbols.meaning(symbol) {
-                    let body = (*eval.owners.get(var.index())?)?;
+                    let body = eval.owner(var)?;
                     if !reads.contains(&body) {
                         reads.push(body);
                     }
@@ -468,8 +475,9 @@ impl FreeLoads {
     }
 
     /// [`compile`](Self::compile) in general: every body's entry made again, the earlier
-    /// loads of the bodies `reuse` keeps renumbered to their places now, and the earlier
-    /// read-by lists renumbered for them (their boxes are visited once, not twice).
+    /// loads of the bodies `reuse` keeps renumbered to their places now where they read a
+    /// body that moved, and the earlier read-by lists renumbered for them (their boxes are
+    /// visited at most once).
     fn compile_moved(
         works: &[WorkElement],
         eval: &Evaluation<'_>,
@@ -478,6 +486,19 @@ impl FreeLoads {
         let n = eval.bodies.len();
         let mut taken: Vec<Option<Option<Box<Loads>>>> = (0..n).map(|_| None).collect();
         if let Some(reuse) = reuse.as_mut() {
+            // Only the loads that read a body whose index changed need renumbering: that
+            // body's own and its readers' (its read-by list names them). The others' boxes
+            // are moved without being visited (a cache miss or two each: a tenth of the first
+            // update after adding a body before the last of 1,000).
+            let mut renumber = vec![false; reuse.map.len()];
+            for (r, &to) in reuse.map.iter().enumerate() {
+                if to != Some(r) {
+                    renumber[r] = true;
+                    for &b in reuse.earlier.read_by.get(r).into_iter().flatten() {
+                        renumber[b] = true;
+                    }
+                }
+            }
             for (old, &new) in reuse.map.iter().enumerate() {
                 let Some(new) = new.filter(|b| !reuse.changed.contains(b)) else {
                     continue;
@@ -487,11 +508,12 @@ impl FreeLoads {
                 };
                 let mut loads = slot.take();
                 // Renumbered in place (loads reading a body that went away are compiled anew).
-                let moved = loads.as_mut().is_none_or(|l| {
-                    l.reads
-                        .iter_mut()
-                        .all(|r| reuse.map[*r].map(|to| *r = to).is_some())
-                });
+                let moved = !renumber[old]
+                    || loads.as_mut().is_none_or(|l| {
+                        l.reads
+                            .iter_mut()
+                            .all(|r| reuse.map[*r].map(|to| *r = to).is_some())
+                    });
                 if moved {
                     taken[new] = Some(loads);
                 }
@@ -667,6 +689,6 @@ fn raw_state(
 }
 
 /// Whether every earlier body keeps its index (`map`: each earlier body's index now).
-pub(crate) fn keeps_places(map: &[Option<usize>]) -> bool {
+fn keeps_places(map: &[Option<usize>]) -> bool {
     map.iter().enumerate().all(|(o, &b)| b == Some(o))
 }
