@@ -258,9 +258,13 @@ pub(crate) fn keeps_order(map: &[Option<usize>], n: usize) -> bool {
         last = Some(b);
         after
     });
+    if !in_order {
+        return false;
+    }
+    // In order, the last kept body's place is at least the number kept less one.
     let kept = map.iter().flatten().count();
     let inserted_before = last.map_or(0, |l| l + 1 - kept);
-    in_order && kept <= n && inserted_before <= MAX_INSERTED
+    kept <= n && inserted_before <= MAX_INSERTED
 }
 
 /// [`collision_bodies`] after an edit that kept the earlier bodies in their order
