@@ -7,7 +7,7 @@ use super::body::{slot, BodyModel, BODY_VARIABLES};
 use super::body_index::BodyIndex;
 use super::error::PhysicsError;
 use super::kinematics::{Kinematics, Steering};
-use super::layout::slot_of;
+use super::layout::{slot_holding, slot_of};
 use super::links::Spring;
 use super::symbols::{Channel, Meaning, SymbolTable, TIME};
 use super::work::{self, ElementKind, Source, WorkElement};
@@ -433,8 +433,7 @@ impl World<'_> {
 
     /// The body owning variable `var` and the variable's offset in its block.
     fn owner(&self, var: VarId) -> Option<(usize, usize)> {
-        let slot = var.index() / BODY_VARIABLES;
-        let body = (*self.slots.get(slot)?)?;
+        let body = (*self.slots.get(slot_holding(var))?)?;
         Some((body, var.index() % BODY_VARIABLES))
     }
 

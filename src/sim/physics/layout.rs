@@ -108,7 +108,12 @@ pub(crate) fn block(slot: usize) -> BodyVars {
 
 /// The slot of the block `vars`.
 pub(crate) fn slot_of(vars: BodyVars) -> usize {
-    vars.first.index() / BODY_VARIABLES
+    slot_holding(vars.first)
+}
+
+/// The slot whose block holds variable `var`.
+pub(crate) fn slot_holding(var: VarId) -> usize {
+    var.index() / BODY_VARIABLES
 }
 
 /// The name of variable `k` of a block held by `owner`, or of a free block `slot`.

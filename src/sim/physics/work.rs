@@ -19,6 +19,7 @@
 use super::bodies::Bodies;
 use super::body::{BodyModel, BODY_VARIABLES};
 use super::interaction::InteractionInputs;
+use super::layout::slot_holding;
 use super::symbols::{state, Channel, Meaning, SymbolTable};
 use super::trajectory::Curves;
 use crate::lang::span::Span;
@@ -116,7 +117,7 @@ impl Evaluation<'_> {
 
     /// The body whose state variable `var` is (`None` for the variables of no body).
     fn owner(&self, var: VarId) -> Option<usize> {
-        *self.slots.get(var.index() / BODY_VARIABLES)?
+        *self.slots.get(slot_holding(var))?
     }
 }
 
