@@ -15,7 +15,7 @@ use super::instant::Around;
 use super::islands::Islands;
 use super::narrow::{first_contact, ApproachBound, Found, Pair};
 use super::scratch::PerBody;
-use super::searched::Searched;
+use super::searched::{Searched, Watch};
 use super::{CollisionBody, Detector, DISTANCE_TOLERANCE, NO_BODY, SPARSE_ACTIVE, TIME_TOLERANCE};
 use crate::geom::Aabb;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
@@ -154,7 +154,17 @@ impl Detector {
             // sinking into each other past the guard depth (see `contact`), and, while a load
             // holds it, for coming apart (see `contact::opens`).
             let held = self.contacts.holds(i, j);
+            let motions = (self.motions[i], self.motions[j]);
             if held {
+                // An opening search kept from an earlier check of this window holds while
+                // neither body's motion nor the pair's load has changed.
+                let watch = self.opening_watch((i, j));
+                let kept = self.searched.get(&(i, j));
+                let answer = watch.and_then(|w| kept?.answer(from, t1, w, motions));
+                if let Some(answer) = answer {
+                    found.extend(answer.map(|f| (f, i, j)));
+                    continue;
+                }
                 let Some(closest) = self.closest_at(i, j, (&a1, &b1)) else {
                     continue;
                 };
@@ -169,6 +179,16 @@ impl Detector {
                         context,
                     );
                     found.extend(opened.map(|f| (f, i, j)));
+                    if let Some(watch) = watch {
+                        let searched = Searched {
+                            from,
+                            to: t1,
+                            watch,
+                            motions,
+                            found: opened,
+                        };
+                        self.searched.insert((i, j), searched);
+                    }
                     continue;
                 }
             }
@@ -187,9 +207,9 @@ impl Detector {
                 approach_tolerance: self.approach_tolerance(i, j),
                 known: [(t0, a0, b0), (t1, a1, b1)],
             };
-            let motions = (self.motions[i], self.motions[j]);
+            let watch = if held { Watch::Sinking } else { Watch::Contact };
             let kept = self.searched.get(&(i, j));
-            if let Some(answer) = kept.and_then(|s| s.answer(from, t1, held, motions)) {
+            if let Some(answer) = kept.and_then(|s| s.answer(from, t1, watch, motions)) {
                 found.extend(answer.map(|f| (f, i, j)));
                 continue;
             }
@@ -200,7 +220,7 @@ impl Detector {
             let searched = Searched {
                 from,
                 to: t1,
-                held,
+                watch,
                 motions,
                 found: first,
             };

@@ -17,6 +17,7 @@
 
 use super::super::bodies::Kinematics;
 use super::super::narrow::Found;
+use super::super::searched::{OpeningLoad, Watch};
 use super::super::Detector;
 use super::ask_back_up;
 use crate::geom::distance::{closest_between_shapes, Contact, ShapeContact};
@@ -55,6 +56,24 @@ impl Detector {
             &b.pose(states.1),
             cache,
         ))
+    }
+
+    /// What the opening search of persistent pair `(i, j)` depends on besides the two bodies'
+    /// motions, as a search's [`Watch`]: the pair's last solve. `None` when it depends on other
+    /// bodies' motions too (the forces that drive the pair apart read them, see
+    /// `pushed_apart`), so that its answer may not be kept.
+    pub(in super::super) fn opening_watch(&self, (i, j): (usize, usize)) -> Option<Watch> {
+        let alone = [i, j]
+            .iter()
+            .all(|&b| self.free.reads(b).iter().all(|&r| r == i || r == j));
+        let pair = self.contacts.pairs.get((i, j))?;
+        alone.then(|| {
+            Watch::Opening(pair.solved.map(|solved| OpeningLoad {
+                time: solved.time,
+                gap: solved.gap,
+                pressed: pair.warm.iter().any(|w| w.normal > 0.0),
+            }))
+        })
     }
 
     /// Whether persistent pair `(i, j)`, with its `closest` points in its states `ends` at
