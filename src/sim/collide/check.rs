@@ -236,8 +236,11 @@ impl Detector {
         }
         // Each island resolves its own earliest instant; its bodies are held back to it (or,
         // for the bodies of its later contacts, to those), the others move on to `t1`.
-        let mut islands = self.islands(&pairs, &found);
+        let mut islands = std::mem::take(&mut self.islands);
+        self.join_islands(&mut islands, &pairs, &found);
         let groups = islands.group(&found, |f| f.1);
+        islands.clear();
+        self.islands = islands;
         let mut held: FxHashMap<usize, f64> = FxHashMap::default();
         let mut applied = false;
         let around = Around::new(&pairs);
@@ -308,11 +311,18 @@ impl Detector {
         None
     }
 
-    /// The islands of a window: bodies joined by its candidate `pairs`, by persistent contacts,
+    /// Joins into `islands` the bodies of a window joined by its candidate `pairs`, by persistent contacts,
     /// and by loads that read another body (a back-up of one truncates the other), so that
     /// resolving one island's instant never touches another's bodies.
-    fn islands(&self, pairs: &[(usize, usize)], found: &[(Found, usize, usize)]) -> Islands {
-        let mut islands = Islands::of(pairs.iter().copied());
+    fn join_islands(
+        &self,
+        islands: &mut Islands,
+        pairs: &[(usize, usize)],
+        found: &[(Found, usize, usize)],
+    ) {
+        for &(i, j) in pairs {
+            islands.join(i, j);
+        }
         let mut seen: FxHashSet<usize> = FxHashSet::default();
         let mut next: Vec<usize> = found.iter().flat_map(|&(_, i, j)| [i, j]).collect();
         next.extend(pairs.iter().flat_map(|&(i, j)| [i, j]));
@@ -334,7 +344,6 @@ impl Detector {
                 }
             }
         }
-        islands
     }
 
     /// Body `b`'s box over the window: from what it is known to sweep if it is checked past

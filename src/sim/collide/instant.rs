@@ -67,10 +67,12 @@ type Contact = (Found, usize, usize);
 
 /// A window's candidate pairs by body, sorted for each, worked out the first time one of the
 /// window's instants needs them (once per window check, not once per island: a crowd's window
-/// has hundreds of islands and thousands of pairs).
+/// has hundreds of islands and thousands of pairs). One sorted list of (body, pair) entries,
+/// each pair under both its bodies, looked up by bisection: a map of a list per body made a
+/// pile's every instant allocate two hundred lists.
 pub(super) struct Around<'a> {
     pairs: &'a [(usize, usize)],
-    by_body: OnceCell<FxHashMap<usize, Vec<(usize, usize)>>>,
+    by_body: OnceCell<Vec<(usize, (usize, usize))>>,
 }
 
 impl<'a> Around<'a> {
@@ -82,20 +84,22 @@ impl<'a> Around<'a> {
     }
 
     /// The candidate pairs of body `b`, in pair order.
-    fn of(&self, b: usize) -> &[(usize, usize)] {
+    fn of(&self, b: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         let by_body = self.by_body.get_or_init(|| {
-            let mut by_body: FxHashMap<usize, Vec<(usize, usize)>> = FxHashMap::default();
-            for &(i, j) in self.pairs {
-                by_body.entry(i).or_default().push((i, j));
-                by_body.entry(j).or_default().push((i, j));
-            }
-            for list in by_body.values_mut() {
-                list.sort_unstable();
-                list.dedup();
-            }
+            let mut by_body: Vec<(usize, (usize, usize))> = self
+                .pairs
+                .iter()
+                .flat_map(|&(i, j)| [(i, (i, j)), (j, (i, j))])
+                .collect();
+            by_body.sort_unstable();
+            by_body.dedup();
             by_body
         });
-        by_body.get(&b).map_or(&[], Vec::as_slice)
+        let first = by_body.partition_point(|&(x, _)| x < b);
+        by_body[first..]
+            .iter()
+            .take_while(move |&&(x, _)| x == b)
+            .map(|&(_, pair)| pair)
     }
 }
 
@@ -276,7 +280,7 @@ impl Detector {
             if !self.moves_at(x, time, &passes.woken, context) {
                 continue;
             }
-            let mut near: Vec<(usize, usize)> = around.of(x).to_vec();
+            let mut near: Vec<(usize, usize)> = around.of(x).collect();
             near.extend(self.contacts.pairs_of(x));
             near.sort_unstable();
             near.dedup();

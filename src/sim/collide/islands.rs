@@ -9,10 +9,16 @@
 
 use crate::lang::fxhash::FxHashMap;
 
-/// Union–find over body indices that appear in pairs; bodies never named are islands of one.
+/// Union–find over body indices; bodies never joined are islands of one. Dense: an entry per
+/// body index up to the largest joined, so that a join is a few array reads rather than a few
+/// hash look-ups (a pile's window checks joined every body of the pile at each of their
+/// instants). A window check reuses one (`clear` undoes only what was joined).
 #[derive(Debug, Default)]
 pub(crate) struct Islands {
-    parent: FxHashMap<usize, usize>,
+    /// Per body index, its parent's index plus one; zero for a root.
+    parent: Vec<usize>,
+    /// The bodies whose entry is not zero.
+    joined: Vec<usize>,
 }
 
 impl Islands {
@@ -25,22 +31,21 @@ impl Islands {
         islands
     }
 
-    /// The representative of `b`'s island (the smallest index in it is not promised).
+    /// `b`'s parent, if it is not a root.
+    fn parent_of(&self, b: usize) -> Option<usize> {
+        self.parent.get(b).and_then(|&p| p.checked_sub(1))
+    }
+
+    /// The representative of `b`'s island: the smallest index in it.
     pub fn find(&mut self, b: usize) -> usize {
         let mut root = b;
-        while let Some(&p) = self.parent.get(&root) {
-            if p == root {
-                break;
-            }
+        while let Some(p) = self.parent_of(root) {
             root = p;
         }
         // Path halving keeps later finds short.
         let mut x = b;
-        while let Some(&p) = self.parent.get(&x) {
-            if p == root {
-                break;
-            }
-            self.parent.insert(x, root);
+        while let Some(p) = self.parent_of(x).filter(|&p| p != root) {
+            self.parent[x] = root + 1;
             x = p;
         }
         root
@@ -48,14 +53,23 @@ impl Islands {
 
     /// Puts `i` and `j` in one island.
     pub fn join(&mut self, i: usize, j: usize) {
-        self.parent.entry(i).or_insert(i);
-        self.parent.entry(j).or_insert(j);
         let (a, b) = (self.find(i), self.find(j));
         if a != b {
             // The smaller index becomes the root, so the grouping does not depend on the
             // order the pairs came in.
             let (root, child) = if a < b { (a, b) } else { (b, a) };
-            self.parent.insert(child, root);
+            if self.parent.len() <= child {
+                self.parent.resize(child + 1, 0);
+            }
+            self.parent[child] = root + 1;
+            self.joined.push(child);
+        }
+    }
+
+    /// Every body an island of one again, in time proportional to the joins made.
+    pub fn clear(&mut self) {
+        for b in self.joined.drain(..) {
+            self.parent[b] = 0;
         }
     }
 
@@ -92,5 +106,10 @@ mod tests {
             groups,
             vec![vec![(3, 'a'), (1, 'c')], vec![(6, 'b')], vec![(9, 'd')]]
         );
+        assert_eq!(islands.find(3), 1);
+        islands.clear();
+        assert!([1, 2, 3, 5, 6].iter().all(|&b| islands.find(b) == b));
+        islands.join(6, 2);
+        assert_eq!((islands.find(6), islands.find(1)), (2, 1));
     }
 }

@@ -70,6 +70,7 @@ use bodies::{
 };
 use check::Ends;
 use contact::Contacts;
+use islands::Islands;
 use known::KnownBoxes;
 use ledger::{Cause, Ledger};
 use min_tree::MinTree;
@@ -347,6 +348,8 @@ struct Detector {
     readers: Readers,
     /// The states at both ends of the window being checked, of the bodies read so far.
     ends: PerBody<Ends>,
+    /// The window's islands, made anew at each check in the same memory (see `check`).
+    islands: Islands,
     caches: FxHashMap<(usize, usize), ShapePairCache>,
     /// Per pair, its last search in a window (see `searched`).
     searched: FxHashMap<(usize, usize), Searched>,
@@ -429,6 +432,7 @@ impl Detector {
             known: KnownBoxes::new(bodies.len(), start, window),
             readers: readers.reset(&bodies),
             ends: PerBody::new(bodies.len()),
+            islands: Islands::default(),
             caches: FxHashMap::default(),
             searched: FxHashMap::default(),
             motions: vec![0; bodies.len()],
