@@ -44,20 +44,17 @@ def wall(courses, columns, mass, speed, ball=True, finish=4, bond=True):
     return lines
 
 
+def the_box():
+    """The shapes and the open box of pile200.asg, read from it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "pile200.asg")) as f:
+        lines = [line.rstrip("\n") for line in f]
+    return [line for line in lines if line.startswith(("shape_set ", "body "))]
+
+
 def pile(count, dx, dz, restitution, seed):
     rnd = random.Random(seed)
-    lines = [
-        "simulator finish 1 step 0.05",
-        "shape_set ball desc {sphere 0.1}",
-        "shape_set floorslab desc {box {2 0.2 2}}",
-        "shape_set wallx desc {box {0.2 1.5 2}}",
-        "shape_set wallz desc {box {2 1.5 0.2}}",
-        "body floor shape floorslab init_pos {0 -0.1 0} fixed 1",
-        "body w1 shape wallx init_pos {-1.1 0.75 0} fixed 1",
-        "body w2 shape wallx init_pos {1.1 0.75 0} fixed 1",
-        "body w3 shape wallz init_pos {0 0.75 -1.1} fixed 1",
-        "body w4 shape wallz init_pos {0 0.75 1.1} fixed 1",
-    ]
+    lines = ["simulator finish 1 step 0.05"] + the_box()
     n = 0
     layer = 0
     while n < count:
