@@ -364,10 +364,9 @@ fn rearrange<T>(items: &mut Vec<T>, sources: &[Option<usize>], fresh: impl IntoI
         debug_assert_eq!(goes[from], NOWHERE, "an item named twice");
         goes[from] = c;
     }
-    let mut spare = sources.len();
-    for place in goes.iter_mut().filter(|g| **g == NOWHERE) {
+    let dropped = goes.iter_mut().filter(|g| **g == NOWHERE);
+    for (spare, place) in (sources.len()..).zip(dropped) {
         *place = spare;
-        spare += 1;
     }
     for i in 0..items.len() {
         while goes[i] != i {
