@@ -60,6 +60,7 @@ use crate::geom::distance::ShapePairCache;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
+use crate::sim::memory::{refill, with_room};
 use crate::sim::motion::Tracks;
 use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};
@@ -89,15 +90,6 @@ const MAX_WINDOW: f64 = 0.01;
 /// no longer than [`MAX_WINDOW`], so that windows end on the output samples.
 fn check_window(step: f64) -> f64 {
     step / (step / MAX_WINDOW).ceil().max(1.0)
-}
-
-/// Room for `n` items of a per-body (or per-variable) table and some more: an edit that adds
-/// a body adds to such tables, and one held at its length exactly would be copied whole into
-/// a larger allocation for it (at 1,000 bodies, a stretch's boxes were a third of the first
-/// run after adding one, and the readers' pieces a tenth of the update: the copies, their
-/// page faults and the allocator's consolidation).
-fn with_room(n: usize) -> usize {
-    n + n / 8 + 8
 }
 
 /// In `Detector::body_of_var`, a variable of no body (an unused block, see
@@ -152,8 +144,7 @@ impl Collider {
                 model,
                 model.free_loads(None),
                 collision_bodies(scene, model, Vec::new()),
-                Readers::default(),
-                Vec::new(),
+                Tables::default(),
             ))),
         }
     }
@@ -228,9 +219,8 @@ impl Collider {
             }
             collision_bodies(scene, model, earlier)
         };
-        let readers = std::mem::take(&mut old.readers);
-        let body_of_var = std::mem::take(&mut old.body_of_var);
-        let mut detector = Detector::new(scene, model, free, bodies, readers, body_of_var);
+        let tables = old.take_tables();
+        let mut detector = Detector::new(scene, model, free, bodies, tables);
         let back_ups = detector.inherit(&old, &map, changed, recollide);
         let collider = Collider {
             shared: Arc::new(Mutex::new(detector)),
@@ -374,26 +364,36 @@ struct Detector {
     free: FreeLoads,
 }
 
+/// A detector's tables by body and by variable, which an edit's detector makes again in the
+/// memory of its predecessor's (see [`refill`]): made afresh, their first writes are page
+/// faults (at 1,000 bodies, 0.6 MB of the readers' pieces, 13,000 entries of each variable's
+/// body, 0.4 MB of states at the checked times and at a window's ends).
+#[derive(Default)]
+struct Tables {
+    readers: Readers,
+    body_of_var: Vec<u32>,
+    at_checked: Vec<Option<(f64, Kinematics)>>,
+    ends: PerBody<Ends>,
+}
+
 impl Detector {
     /// The detector of `bodies`, compiled from `scene` as `model`, with nothing checked yet;
-    /// its readers made in the memory of `readers` (see [`Readers::reset`]) and its table of
-    /// each variable's body in that of `body_of_var` (an earlier detector's, with an eighth
-    /// more room: made afresh, its 13,000 entries' page faults were a twentieth of the first
-    /// update after adding a body).
+    /// its tables made in the memory of `tables` (an earlier detector's, or empty ones).
     fn new(
         scene: &Scene,
         model: &Model,
         free: FreeLoads,
         bodies: Vec<CollisionBody>,
-        readers: Readers,
-        mut body_of_var: Vec<u32>,
+        tables: Tables,
     ) -> Detector {
-        let vars = model.system().len();
-        body_of_var.clear();
-        if body_of_var.capacity() < vars {
-            body_of_var = Vec::with_capacity(with_room(vars));
-        }
-        body_of_var.resize(vars, NO_BODY);
+        let Tables {
+            readers,
+            mut body_of_var,
+            mut at_checked,
+            ends,
+        } = tables;
+        refill(&mut body_of_var, model.system().len(), NO_BODY);
+        refill(&mut at_checked, bodies.len(), None);
         for (b, body) in bodies.iter().enumerate() {
             if let Some(vars) = body.model.vars {
                 body_of_var[vars.first.index()..][..BODY_VARIABLES].fill(b as u32);
@@ -428,10 +428,10 @@ impl Detector {
             window,
             reach,
             checked,
-            at_checked: vec![None; bodies.len()],
+            at_checked,
             known: KnownBoxes::new(bodies.len(), start, window),
             readers: readers.reset(&bodies),
-            ends: PerBody::new(bodies.len()),
+            ends: ends.reset(bodies.len()),
             islands: Islands::default(),
             caches: FxHashMap::default(),
             searched: FxHashMap::default(),
@@ -446,6 +446,17 @@ impl Detector {
             inputs,
             free,
             bodies,
+        }
+    }
+
+    /// Its tables by body and by variable, for the detector after an edit to make its own in
+    /// (this one is not used again).
+    fn take_tables(&mut self) -> Tables {
+        Tables {
+            readers: std::mem::take(&mut self.readers),
+            body_of_var: std::mem::take(&mut self.body_of_var),
+            at_checked: std::mem::take(&mut self.at_checked),
+            ends: std::mem::take(&mut self.ends),
         }
     }
 

@@ -15,7 +15,7 @@
 //! its piece.
 
 use super::bodies::{CollisionBody, Kinematics};
-use super::with_room;
+use crate::sim::memory::refill;
 use crate::sim::physics::BODY_VARIABLES;
 use crate::sim::schedule::StepContext;
 use crate::sim::track::{Cursor, Piece, Track};
@@ -43,7 +43,7 @@ impl Readers {
     /// forgotten): an edit's collider takes its predecessor's tables over instead of
     /// allocating new ones of the same size, whose first writes were page faults (a piece per
     /// state variable: 0.6 MB at 1,000 bodies). `Readers::default().reset(…)` allocates.
-    /// Each table is made with room for more ([`with_room`]), so that the next edit adding a
+    /// Each table is made with room for more ([`with_room`](crate::sim::memory::with_room)), so that the next edit adding a
     /// body finds room for it.
     pub fn reset(mut self, bodies: &[CollisionBody]) -> Readers {
         refill(&mut self.first, bodies.len(), None);
@@ -163,17 +163,6 @@ impl BodyReader<'_> {
         }
         Some(body.kinematics(&v))
     }
-}
-
-/// `list` emptied and filled with `n` copies of `value`: in its own memory when that has room,
-/// otherwise in a new allocation with room for more.
-fn refill<T: Clone>(list: &mut Vec<T>, n: usize, value: T) {
-    if list.capacity() < n {
-        *list = Vec::with_capacity(with_room(n));
-    } else {
-        list.clear();
-    }
-    list.resize(n, value);
 }
 
 #[cfg(test)]

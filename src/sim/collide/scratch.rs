@@ -2,6 +2,8 @@
 //! time proportional to how many were set: a window that checks a few bodies among thousands
 //! must not pay for the others.
 
+use crate::sim::memory::refill;
+
 /// At most one value per body; see the module documentation.
 #[derive(Debug)]
 pub(crate) struct PerBody<T> {
@@ -19,12 +21,14 @@ impl<T> Default for PerBody<T> {
 }
 
 impl<T> PerBody<T> {
-    /// Nothing set, for `bodies` bodies.
-    pub fn new(bodies: usize) -> PerBody<T> {
-        PerBody {
-            values: (0..bodies).map(|_| None).collect(),
-            set: Vec::new(),
-        }
+    /// Nothing set, for `bodies` bodies, in the memory of `self` (see [`refill`]).
+    pub fn reset(mut self, bodies: usize) -> PerBody<T>
+    where
+        T: Clone,
+    {
+        self.set.clear();
+        refill(&mut self.values, bodies, None);
+        self
     }
 
     pub fn get(&self, b: usize) -> Option<&T> {
@@ -52,7 +56,7 @@ mod tests {
 
     #[test]
     fn clearing_forgets_what_was_set_and_only_that() {
-        let mut values = PerBody::new(4);
+        let mut values = PerBody::default().reset(4);
         values.insert(1, 'a');
         values.insert(3, 'b');
         values.insert(1, 'c');

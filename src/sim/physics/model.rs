@@ -18,6 +18,7 @@ use super::work::{FreeLoads, Reuse, Source, Work, WorkElement};
 use crate::geom::MassProperties;
 use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Body, ConstrainedVar, Scene, Simulator};
+use crate::sim::memory::refill;
 use crate::sim::{
     EquationFactory, ErrorKind, Motion, Options, Partition, SimError, Simulation, System,
     Tolerance, VarId,
@@ -208,12 +209,16 @@ impl Model {
                 }
             }
         }
-        let mut rhs = vec![Pool::ZERO; system.len()];
+        // Both by variable, with room for the variables of bodies an edit adds (see
+        // [`refill`]): held at their length, the first edit adding a body copied them whole
+        // into new memory.
+        let (mut rhs, mut state_only) = (Vec::new(), Vec::new());
+        refill(&mut rhs, system.len(), Pool::ZERO);
         for &(var, node) in &equations {
             rhs[var.index()] = node;
         }
         let curves = Curves::new(&scene.trajectories);
-        let mut state_only = vec![true; rhs.len()];
+        refill(&mut state_only, rhs.len(), true);
         let mut reading = Reading::new(&pool, &symbols, &curves, &simulator);
         for (i, &node) in rhs.iter().enumerate() {
             state_only[i] = reading.declare(&mut system, VarId(i as u32), node);

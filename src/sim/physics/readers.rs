@@ -18,6 +18,7 @@ use super::keys::{Keys, FEW_MOVES};
 use crate::lang::fxhash::FxHashMap;
 use crate::scene::model::{Force, ForceValue, Link, LinkTarget, Scene};
 use crate::scene::{ChangeKind, ElementKind, SceneDiff};
+use crate::sim::memory::with_room;
 
 /// A force or a link, by its place in the scene.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,9 +60,12 @@ struct Column {
 }
 
 impl Column {
-    /// The elements of a scene, keyed by their places.
-    fn of(named: impl Iterator<Item = Named>) -> Column {
-        let elements: Vec<(u32, Named)> = named.enumerate().map(|(i, n)| (i as u32, n)).collect();
+    /// The elements of a scene, keyed by their places; the list made with room for elements
+    /// an edit adds ([`with_room`]: held at its length, the first edit adding a force copied
+    /// it whole, 0.1 MB at 1,000 bodies, into new memory).
+    fn of(named: impl ExactSizeIterator<Item = Named>) -> Column {
+        let mut elements = Vec::with_capacity(with_room(named.len()));
+        elements.extend(named.enumerate().map(|(i, n)| (i as u32, n)));
         Column {
             places: Keys::identity(elements.len()),
             elements,
@@ -104,7 +108,7 @@ impl Column {
                     after[j] = Some(element);
                 }
             }
-            self.elements = Vec::with_capacity(len);
+            self.elements = Vec::with_capacity(with_room(len));
             for element in after {
                 let element = element.unwrap_or_else(|| (self.places.take(), Named::default()));
                 self.elements.push(element);

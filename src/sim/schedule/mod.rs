@@ -26,6 +26,7 @@ pub use update::{Changes, UpdateReport};
 use super::error::{ErrorKind, SimError};
 use super::graph::{ComponentId, Partition};
 use super::integrate::{FailureKind, StepFailure};
+use super::memory::with_room;
 use super::motion::{Motion, Tracks};
 use super::options::{Options, Strategy};
 use super::run::{Progress, RunControl, RunOutcome};
@@ -72,7 +73,8 @@ impl Simulation {
             .validate()
             .map_err(|e| SimError::new(ErrorKind::InvalidOptions, e))?;
         let partition = partition_for(&system, options.strategy);
-        let mut components = Vec::with_capacity(partition.len());
+        // With room for components an edit adds: an update puts them in this list's memory.
+        let mut components = Vec::with_capacity(with_room(partition.len()));
         let mut tracks = Vec::with_capacity(partition.len());
         for c in partition.ids() {
             let equations = Component::build_equations(&system, &partition, c, factory)?;
