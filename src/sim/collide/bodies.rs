@@ -2,10 +2,10 @@
 //! mass, how far the shape reaches from it, its mass properties and restitution, when it is
 //! infinitely massive, and its state read back from the tracks.
 
-use super::with_room;
 use crate::geom::Shape;
 use crate::lang::fxhash::FxHashSet;
 use crate::scene::model::{LinkTarget, Scene, ShapeSet};
+use crate::sim::memory::with_room;
 use crate::sim::motion::Tracks;
 use crate::sim::physics::trajectory::Constraint;
 use crate::sim::physics::{BodyModel, Model, BODY_VARIABLES};

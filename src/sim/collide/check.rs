@@ -311,9 +311,9 @@ impl Detector {
         None
     }
 
-    /// Joins into `islands` the bodies of a window joined by its candidate `pairs`, by persistent contacts,
-    /// and by loads that read another body (a back-up of one truncates the other), so that
-    /// resolving one island's instant never touches another's bodies.
+    /// Joins into `islands` the bodies of a window that its candidate `pairs`, persistent
+    /// contacts and loads reading another body (a back-up of one truncates the other) join,
+    /// so that resolving one island's instant never touches another's bodies.
     fn join_islands(
         &self,
         islands: &mut Islands,

@@ -14,8 +14,8 @@
 //! come close to a checked body: [`KnownBoxes::near`] finds them from a coarse map per
 //! stretch of time without looking at every body's records.
 
-use super::with_room;
 use crate::geom::Aabb;
+use crate::sim::memory::with_room;
 use nalgebra::Vector3;
 use std::sync::Arc;
 

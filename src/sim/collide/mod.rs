@@ -60,7 +60,7 @@ use crate::geom::distance::ShapePairCache;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::scene::Scene;
 use crate::sim::graph::{ComponentId, Partition};
-use crate::sim::memory::{refill, with_room};
+use crate::sim::memory::refill;
 use crate::sim::motion::Tracks;
 use crate::sim::physics::{BodyMoves, FreeLoads, InteractionInputs, Model, Reuse, BODY_VARIABLES};
 use crate::sim::schedule::{StepContext, StepObserver, StepReport};

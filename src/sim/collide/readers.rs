@@ -43,8 +43,9 @@ impl Readers {
     /// forgotten): an edit's collider takes its predecessor's tables over instead of
     /// allocating new ones of the same size, whose first writes were page faults (a piece per
     /// state variable: 0.6 MB at 1,000 bodies). `Readers::default().reset(…)` allocates.
-    /// Each table is made with room for more ([`with_room`](crate::sim::memory::with_room)), so that the next edit adding a
-    /// body finds room for it.
+    /// Each table is made with room for more
+    /// ([`with_room`](crate::sim::memory::with_room)), so that the next edit adding a body
+    /// finds room for it.
     pub fn reset(mut self, bodies: &[CollisionBody]) -> Readers {
         refill(&mut self.first, bodies.len(), None);
         for (first, body) in self.first.iter_mut().zip(bodies) {
