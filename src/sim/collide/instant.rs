@@ -583,7 +583,7 @@ impl Detector {
     /// brick the wrecking ball shoves is pressed back onto the ball by the friction of what it
     /// rests on, and rests against it rather than being struck again every few nanoseconds.
     #[allow(clippy::too_many_arguments)]
-    fn pressing(
+    pub(super) fn pressing(
         &mut self,
         i: usize,
         j: usize,

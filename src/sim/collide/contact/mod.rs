@@ -19,8 +19,9 @@
 //!
 //! Over a tick an island's bodies' components are gated at its end (they compute up to it and
 //! wait), so that none runs ahead with forces the tick is about to change. A contact breaks
-//! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's size; the narrow phase
-//! then watches the pair as any other. An instant of collisions that involves bodies of an
+//! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's size, unless the pair,
+//! pressed together, would land back on itself as a resting contact (up to [`KEEP_FRACTION`]);
+//! the narrow phase then watches the pair as any other. An instant of collisions that involves bodies of an
 //! island (the wrecking ball striking a brick) resolves their persistent contacts with it (see
 //! `instant`) and solves their islands again at that instant.
 //!
@@ -40,6 +41,7 @@ pub(crate) mod solve;
 use super::bodies::Kinematics;
 use super::islands::Islands;
 use super::ledger::{Cause, EnergyRecord};
+use super::response::approach_at;
 use super::{Detector, REGION_SLACK};
 use crate::geom::contact_region;
 use crate::geom::distance::closest_between_shapes;
@@ -66,8 +68,11 @@ const SHORTEST_BOUNCE: f64 = 2.0 * RESTING_TIME;
 /// apart would never count as flying apart.
 const LEAST_BOUNCE: f64 = 0.01;
 /// A persistent contact breaks when its gap at a tick is more than this fraction of the pair's
-/// size (see [`Detector::pair_size`]).
+/// size (see [`Detector::pair_size`])...
 const BREAK_FRACTION: f64 = 1e-3;
+/// ...unless the gap is at most this fraction and the pair falls back onto itself as a resting
+/// contact (see [`Detector::falls_back`]).
+const KEEP_FRACTION: f64 = 1e-2;
 /// An overlap up to this fraction of the pair's size is left alone...
 const SLOP_FRACTION: f64 = 1e-5;
 /// ...a deeper one is pushed apart by this fraction of the rest per tick.
@@ -104,6 +109,13 @@ const SOLVE_TOLERANCE: f64 = 1e-9;
 /// ledger as the contact impulse that stopped it.
 pub(super) fn resting_windows(e: f64) -> f64 {
     (SHORTEST_BOUNCE / (2.0 * e.max(LEAST_BOUNCE))).max(RESTING_TIME)
+}
+
+/// Whether a pair `gap` apart, parting at `speed` (closing when negative) and pressed together
+/// at `pressing`, lands back on itself no faster than `rest_speed`: its speed when the gap
+/// closes, after any rise, is √(speed² + 2 · pressing · gap).
+fn lands_resting(speed: f64, pressing: f64, gap: f64, rest_speed: f64) -> bool {
+    pressing > 0.0 && speed * speed + 2.0 * pressing * gap <= rest_speed * rest_speed
 }
 
 /// Asks for `request`'s back-up unless it restarts, jumps and releases nothing (a tick or an
@@ -468,10 +480,17 @@ impl Detector {
             let found = closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, cache);
             let size = self.pair_size(i, j);
             let gap = found.contact.distance;
-            if gap > BREAK_FRACTION * size {
+            if gap > BREAK_FRACTION * size
+                && !(gap <= KEEP_FRACTION * size
+                    && self.falls_back((i, j), &found.contact, time, states, context))
+            {
                 self.contacts.pairs.remove((i, j));
                 continue;
             }
+            let (a, b) = (&self.bodies[i], &self.bodies[j]);
+            let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+                continue;
+            };
             let corners = contact_region(
                 &shape_a.pieces()[found.piece_a],
                 &pose_a,
@@ -523,6 +542,32 @@ impl Detector {
             });
         }
         manifolds
+    }
+
+    /// Whether persistent pair `(i, j)`, apart by `contact` in `states`, would come back
+    /// together slowly enough to rest again: pressed together (see `pressing`), it would close
+    /// its gap, after any rise, at no more than its resting speed (see [`resting_windows`]).
+    /// Such a pair is kept: its bodies jiggle on each other (a ball in a pile lifted a
+    /// fraction of a millimetre by its neighbours), and breaking it would only make it meet
+    /// again as a collision, rest and be loaded, an instant with its back-up for nothing. The
+    /// tick's solve lets its gap close, and no further.
+    fn falls_back(
+        &mut self,
+        (i, j): (usize, usize),
+        contact: &crate::geom::distance::Contact,
+        time: f64,
+        states: &FxHashMap<usize, Kinematics>,
+        context: &StepContext<'_>,
+    ) -> bool {
+        let (Some(a), Some(b)) = (states.get(&i), states.get(&j)) else {
+            return false;
+        };
+        let point = (contact.point_a + contact.point_b) / 2.0;
+        let speed = approach_at(a, b, &point, &contact.normal);
+        let pressing = self.pressing(i, j, &contact.normal, time, states, &[], context);
+        let restitution = self.bodies[i].restitution * self.bodies[j].restitution;
+        let rest_speed = pressing * resting_windows(restitution) * self.window;
+        lands_resting(speed, pressing, contact.distance, rest_speed)
     }
 
     /// The island's `members` as the solve sees them, with their velocities at the end of a
@@ -825,5 +870,30 @@ pub(super) fn at_rest_state(state: &Kinematics) -> Kinematics {
         momentum: Vector3::zeros(),
         angular_velocity: Vector3::zeros(),
         ..*state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ball in a pile lifted 0.5 mm by its neighbours, at rest there, pressed down by its
+    /// weight: it lands at 0.099 m/s, below the resting speed of restitution 0.3 over 10 ms
+    /// windows (0.65 m/s).
+    #[test]
+    fn a_pair_lifted_a_little_and_pressed_back_lands_resting() {
+        let rest_speed = 9.81 * resting_windows(0.3) * 0.01;
+        assert!(lands_resting(0.0, 9.81, 5e-4, rest_speed));
+        assert!(lands_resting(-0.3, 9.81, 5e-4, rest_speed));
+    }
+
+    /// Parting at 1 m/s it would come back at more than that: a bounce, not a rest. Not
+    /// pressed together (pulled apart, or weightless) it does not come back at all.
+    #[test]
+    fn a_pair_flying_apart_or_not_pressed_does_not_land_resting() {
+        let rest_speed = 9.81 * resting_windows(0.3) * 0.01;
+        assert!(!lands_resting(1.0, 9.81, 5e-4, rest_speed));
+        assert!(!lands_resting(0.0, 9.81, 0.05, rest_speed));
+        assert!(!lands_resting(0.0, 0.0, 5e-4, rest_speed));
     }
 }
