@@ -38,6 +38,14 @@ const MOST_WORK: usize = 240 * 240 * 240 / 3;
 /// added) before the exact solve gives up.
 const CORRECTIONS: usize = 4;
 
+/// A solve that pulls at a corner harder than this many times the sweeps' largest push has
+/// assumed sticking where the island must slide: the regularised system answers an
+/// impossible sticking with impulses thousands of times the island's, and correcting its
+/// set almost never recovers (in `benches/scenes/wall64.asg`, one attempt in 400 that began
+/// so, which spent four in five of the exact solve's factorisations). The exact solve gives
+/// up there.
+const HOPELESS_PULL: f64 = 10.0;
+
 /// The regularisation, relative to the largest diagonal entry of the system...
 const REGULARISATION: f64 = 1e-8;
 /// ...and the solves for what it left, each shrinking the error by about its size against the
@@ -88,6 +96,10 @@ pub(super) fn solve_active(
         }
     }
     let order = order(bodies, contacts);
+    let pushed = normal
+        .iter()
+        .flatten()
+        .fold(0.0, |most: f64, &p| most.max(p));
     for _ in 0..CORRECTIONS {
         let rows = rows(contacts, &order, &pressing);
         if rows.is_empty() {
@@ -112,6 +124,14 @@ pub(super) fn solve_active(
             let point = &c.corners[row.corner];
             after[c.a].apply(point, &(-row.direction * d));
             after[c.b].apply(point, &(row.direction * d));
+        }
+        let pull = exact
+            .normal
+            .iter()
+            .flatten()
+            .fold(0.0, |most: f64, &p| most.min(p));
+        if -pull > HOPELESS_PULL * pushed {
+            return None;
         }
         // A corner pulling leaves the set; a corner left out that approaches joins it.
         let mut corrected = false;
