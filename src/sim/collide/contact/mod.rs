@@ -21,9 +21,9 @@
 //! wait), so that none runs ahead with forces the tick is about to change. A contact breaks
 //! when its gap at a tick exceeds [`BREAK_FRACTION`] of the pair's size, unless the pair,
 //! pressed together, would land back on itself as a resting contact (up to [`KEEP_FRACTION`]);
-//! the narrow phase then watches the pair as any other. An instant of collisions that involves bodies of an
-//! island (the wrecking ball striking a brick) resolves their persistent contacts with it (see
-//! `instant`) and solves their islands again at that instant.
+//! the narrow phase then watches the pair as any other. An instant of collisions that involves
+//! bodies of an island (the wrecking ball striking a brick) resolves their persistent contacts
+//! with it (see `instant`) and solves their islands again at that instant.
 //!
 //! Loads are history, like tracks: each body keeps the loads it had and from when, so that a
 //! back-up restores the load in effect at its time. Their work (friction, pushing an overlap
@@ -44,7 +44,6 @@ use super::ledger::{Cause, EnergyRecord};
 use super::response::approach_at;
 use super::{Detector, REGION_SLACK};
 use crate::geom::contact_region;
-use crate::geom::distance::closest_between_shapes;
 use crate::lang::fxhash::{FxHashMap, FxHashSet};
 use crate::sim::graph::ComponentId;
 use crate::sim::motion::Tracks;
@@ -471,13 +470,9 @@ impl Detector {
             let (Some(&sa), Some(&sb)) = (states.get(&i), states.get(&j)) else {
                 continue;
             };
-            let (a, b) = (&self.bodies[i], &self.bodies[j]);
-            let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
+            let Some(found) = self.closest_at(i, j, (&sa, &sb)) else {
                 continue;
             };
-            let (pose_a, pose_b) = (a.pose(&sa), b.pose(&sb));
-            let cache = self.caches.entry((i, j)).or_default();
-            let found = closest_between_shapes(shape_a, &pose_a, shape_b, &pose_b, cache);
             let size = self.pair_size(i, j);
             let gap = found.contact.distance;
             if gap > BREAK_FRACTION * size
@@ -491,6 +486,7 @@ impl Detector {
             let (Some(shape_a), Some(shape_b)) = (&a.shape, &b.shape) else {
                 continue;
             };
+            let (pose_a, pose_b) = (a.pose(&sa), b.pose(&sb));
             let corners = contact_region(
                 &shape_a.pieces()[found.piece_a],
                 &pose_a,
