@@ -660,14 +660,13 @@ impl Detector {
         context: &mut StepContext<'_>,
     ) -> Vec<ComponentId> {
         let partition = context.partition();
-        let mut changed: Vec<usize> = self
-            .contacts
-            .loads
-            .iter()
-            .filter(|(_, history)| history.last().is_some_and(|l| !l.is_zero()))
-            .map(|(&b, _)| b)
-            .filter(|b| scope.is_none_or(|scope| scope.contains(b)))
-            .collect();
+        // The bodies in scope that a load holds now: an instant's few are looked up, not
+        // found among every held body of the scene.
+        let held = |b: &usize| self.contacts.current(*b).is_some();
+        let mut changed: Vec<usize> = match scope {
+            Some(scope) => scope.iter().copied().filter(held).collect(),
+            None => self.contacts.loads.keys().copied().filter(held).collect(),
+        };
         changed.extend(loads.keys().copied());
         changed.sort_unstable();
         changed.dedup();
@@ -695,13 +694,10 @@ impl Detector {
         // Every body a load holds waits at `next`; one no longer held goes on.
         let mut gates = Vec::new();
         let mut touched: Vec<usize> = loads.keys().copied().collect();
-        touched.extend(
-            self.contacts
-                .gated
-                .iter()
-                .copied()
-                .filter(|b| scope.is_none_or(|scope| scope.contains(b))),
-        );
+        match scope {
+            Some(scope) => touched.extend(scope.iter().filter(|b| self.contacts.gated.contains(b))),
+            None => touched.extend(self.contacts.gated.iter()),
+        }
         touched.sort_unstable();
         touched.dedup();
         for b in touched {
