@@ -9,7 +9,7 @@
 //! *resting*: a persistent pair, or a pair pressed together (the acceleration each body's own
 //! loads give it into the contact) closing slower than that acceleration gives over a few check
 //! windows, more for an inelastic pair whose bounce would be too short to follow (see
-//! [`resting_windows`]), and not turning so fast that a load held over a window would stand
+//! [`Detector::rest_speed`]), and not turning so fast that a load held over a window would stand
 //! for a contact long gone (`RESTING_TURN`), unless it closes so slowly that struck it would
 //! chatter (`CHATTER_WINDOWS`). A resting contact is stopped over its whole
 //! touching region (plastic, with friction) and becomes persistent, held by contact forces from
@@ -19,7 +19,6 @@
 //! island at once, takes them over instead of endless back-ups at one instant.
 
 use super::bodies::Kinematics;
-use super::contact::resting_windows;
 use super::ledger::{kinetic_energy, Cause, EnergyRecord};
 use super::narrow::Found;
 use super::response::{approach, impact, ContactPoint, Impact, Impulse, Side};
@@ -407,8 +406,7 @@ impl Detector {
                 &passes.woken,
                 context,
             );
-            let restitution = self.bodies[*i].restitution * self.bodies[*j].restitution;
-            contact.rest_speed = pressing * resting_windows(restitution) * self.window;
+            contact.rest_speed = self.rest_speed(*i, *j, pressing);
             // How fast the pair closes where it touches (not at the corners of its region, which
             // a turning body may swing in fast without touching yet).
             let closing = -approach(&passes.states[i], &passes.states[j], &contact);

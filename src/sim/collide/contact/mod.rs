@@ -106,7 +106,7 @@ const SOLVE_TOLERANCE: f64 = 1e-9;
 /// until its speed fell below the resting speed. Stopping it over its touching region at the
 /// first short bounce instead loses a bounce a few millimetres high, booked in the energy
 /// ledger as the contact impulse that stopped it.
-pub(super) fn resting_windows(e: f64) -> f64 {
+fn resting_windows(e: f64) -> f64 {
     (SHORTEST_BOUNCE / (2.0 * e.max(LEAST_BOUNCE))).max(RESTING_TIME)
 }
 
@@ -561,9 +561,17 @@ impl Detector {
         let point = (contact.point_a + contact.point_b) / 2.0;
         let speed = approach_at(a, b, &point, &contact.normal);
         let pressing = self.pressing(i, j, &contact.normal, time, states, &[], context);
-        let restitution = self.bodies[i].restitution * self.bodies[j].restitution;
-        let rest_speed = pressing * resting_windows(restitution) * self.window;
+        let rest_speed = self.rest_speed(i, j, pressing);
         lands_resting(speed, pressing, contact.distance, rest_speed)
+    }
+
+    /// The speed up to which pair `(i, j)`, pressed together at `pressing`, closes as a
+    /// resting contact: what `pressing` gives over [`resting_windows`] check windows for the
+    /// pair's restitution. The one rule for a pair meeting at an instant and for a persistent
+    /// pair falling back at a tick.
+    pub(super) fn rest_speed(&self, i: usize, j: usize, pressing: f64) -> f64 {
+        let restitution = self.bodies[i].restitution * self.bodies[j].restitution;
+        pressing * resting_windows(restitution) * self.window
     }
 
     /// The island's `members` as the solve sees them, with their velocities at the end of a
